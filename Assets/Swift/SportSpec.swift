@@ -1,0 +1,108 @@
+import Foundation
+import MatchSceneCore
+import MatchSceneIO
+
+/// Physical constants of a sport's ball, read from `Assets/sports/<sport>.toml`.
+public struct BallSpec: Sendable, Equatable {
+  public var radius: Double
+  public var mass: Double
+  public var dragCoefficient: Double
+  public var airDensity: Double
+  public var gravity: Double
+  public var restitutionTable: Double
+  public var restitutionFloor: Double
+  public var tangentialKeepTable: Double
+  public var tangentialKeepFloor: Double
+  public var rollingDeceleration: Double
+  public var restNormalSpeed: Double
+
+  /// Quadratic drag per unit speed², 1/m: `a_drag = −k |v| v`, `k = ρ C_d A / (2 m)`.
+  public var dragPerMetre: Double { airDensity * dragCoefficient * Double.pi * radius * radius / (2 * mass) }
+}
+
+/// Dimensions of a venue (metres), read from `Assets/sports/<sport>.toml`.
+public struct VenueSpec: Sendable, Equatable {
+  /// `table` for table tennis; `court` for court sports; `floor` for a plain floor.
+  public var kind: String
+  /// Every numeric dimension of the `[venue]` table by key (e.g. `length`, `surface_height`).
+  public var dimensions: [String: Double]
+  /// Named RGB colours of the `[colors]` table, components in [0, 1].
+  public var colors: [String: SIMD3<Double>]
+
+  /// A dimension by key. - Throws: `InputError` naming the asset file when missing.
+  public func dimension(_ key: String, file: String = "venue") throws -> Double {
+    guard let x = dimensions[key] else {
+      throw InputError(file: file, location: .key("venue.\(key)"), "missing dimension")
+    }
+    return x
+  }
+}
+
+/// Everything MatchScene knows about a sport: ball, venue, default frame rate.
+public struct SportSpec: Sendable, Equatable {
+  public var id: String
+  public var name: String
+  public var defaultFPS: Double
+  public var ball: BallSpec
+  public var venue: VenueSpec
+
+  /// Parses a sport file. - Throws: `InputError` naming the file and key.
+  public init(contentsOf url: URL) throws {
+    let doc = try TOMLDocument(contentsOf: url)
+    let root = doc.rootView
+    id = try root.required("sport", root.string)
+    name = try root.string("name") ?? id
+    defaultFPS = try root.number("default_fps") ?? 60
+    guard let b = try root.subtable("ball") else {
+      throw InputError(file: url.path, location: .key("ball"), "missing [ball] table")
+    }
+    ball = BallSpec(
+      radius: try b.required("radius", b.number), mass: try b.required("mass", b.number),
+      dragCoefficient: try b.required("drag_coefficient", b.number),
+      airDensity: try b.number("air_density") ?? 1.204, gravity: try b.number("gravity") ?? 9.81,
+      restitutionTable: try b.number("restitution_table") ?? 0,
+      restitutionFloor: try b.required("restitution_floor", b.number),
+      tangentialKeepTable: try b.number("tangential_keep_table") ?? 1,
+      tangentialKeepFloor: try b.number("tangential_keep_floor") ?? 1,
+      rollingDeceleration: try b.number("rolling_deceleration") ?? 0.3,
+      restNormalSpeed: try b.number("rest_normal_speed") ?? 0.15)
+    guard let v = try root.subtable("venue") else {
+      throw InputError(file: url.path, location: .key("venue"), "missing [venue] table")
+    }
+    var dims: [String: Double] = [:]
+    for key in v.keys where key != "kind" { dims[key] = try v.number(key) }
+    var colors: [String: SIMD3<Double>] = [:]
+    if let c = try root.subtable("colors") {
+      for key in c.keys {
+        let rgb = try c.numbers(key, count: [3])!
+        colors[key] = SIMD3(rgb[0], rgb[1], rgb[2])
+      }
+    }
+    venue = VenueSpec(kind: try v.string("kind") ?? "floor", dimensions: dims, colors: colors)
+  }
+
+  /// The built-in sport `id` from the package's `Assets/sports/`.
+  /// - Throws: `InputError` listing the sports available when `id` is unknown.
+  public static func builtIn(_ id: String) throws -> SportSpec {
+    let url = AssetCatalog.sportsFolder.appendingPathComponent("\(id).toml")
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      throw InputError(
+        file: url.path,
+        "unknown sport '\(id)'; available: \(AssetCatalog.sports.joined(separator: ", "))")
+    }
+    return try SportSpec(contentsOf: url)
+  }
+}
+
+/// Locates the files of `Assets/` at run time.
+public enum AssetCatalog {
+  /// `sports/` inside the resource bundle.
+  public static var sportsFolder: URL { Bundle.module.resourceURL!.appendingPathComponent("sports") }
+  /// `meshes/` inside the resource bundle.
+  public static var meshesFolder: URL { Bundle.module.resourceURL!.appendingPathComponent("meshes") }
+  /// Ids of the built-in sports.
+  public static var sports: [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: sportsFolder.path)) ?? []
+    return names.filter { $0.hasSuffix(".toml") }.map { String($0.dropLast(5)) }.sorted()
+  }
+}

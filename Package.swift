@@ -1,0 +1,121 @@
+// swift-tools-version:6.0
+//
+// MatchScene: multi-camera 2D detections in, 3D match scenes out.
+// Data flows one way: read (MatchSceneIO) → reconstruct (MatchSceneGeometry, MatchSceneReconstruction)
+// → analyse → export (MatchSceneExport), with a thin `matchscene` command-line tool on top.
+
+import PackageDescription
+
+// MARK: - Shared settings
+
+/// Eigen 3.4 is header-only and lives where Debian's `libeigen3-dev` puts it.
+/// SwiftPM has no pkg-config hook for C++ header-only libraries, so the include path is passed directly.
+/// Remove once SwiftPM can take header search paths from pkg-config for C++ targets.
+let eigenInclude: [CXXSetting] = [
+  .unsafeFlags(["-I/usr/include/eigen3", "-O2"]),
+  .define("EIGEN_MPL2_ONLY"),
+]
+
+let swiftSettings: [SwiftSetting] = []
+
+let package = Package(
+  name: "MatchScene",
+  platforms: [.macOS(.v13)],
+  products: [
+    // MARK: - Public products
+    .executable(name: "matchscene", targets: ["matchscene"]),
+    .library(name: "MatchSceneCore", targets: ["MatchSceneCore"]),
+    .library(name: "MatchSceneIO", targets: ["MatchSceneIO"]),
+    .library(name: "MatchSceneGeometry", targets: ["MatchSceneGeometry"]),
+    .library(name: "MatchSceneReconstruction", targets: ["MatchSceneReconstruction"]),
+    .library(name: "MatchSceneSimulation", targets: ["MatchSceneSimulation"]),
+    .library(name: "MatchSceneExport", targets: ["MatchSceneExport"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+  ],
+  targets: [
+    // MARK: - Implementation details (shims, no stable API)
+    .target(
+      name: "CTriangulation",
+      cxxSettings: eigenInclude
+    ),
+    .systemLibrary(
+      name: "CAssimp",
+      pkgConfig: "assimp",
+      providers: [.apt(["libassimp-dev"])]
+    ),
+
+    // MARK: - Library modules, in the order data flows
+    .target(
+      name: "MatchSceneCore",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "MatchSceneAssets",
+      dependencies: ["MatchSceneCore", "MatchSceneIO"],
+      path: "Assets",
+      exclude: ["README.md"],
+      sources: ["Swift"],
+      resources: [.copy("sports"), .copy("meshes")],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "MatchSceneIO",
+      dependencies: ["MatchSceneCore", .product(name: "TOMLKit", package: "TOMLKit")],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "MatchSceneGeometry",
+      dependencies: ["MatchSceneCore", "CTriangulation"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "MatchSceneSimulation",
+      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneAssets"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "MatchSceneReconstruction",
+      dependencies: ["MatchSceneCore", "MatchSceneGeometry"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "MatchSceneExport",
+      dependencies: ["MatchSceneCore", "MatchSceneAssets", "CAssimp"],
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "matchscene",
+      dependencies: [
+        "MatchSceneCore", "MatchSceneIO", "MatchSceneGeometry", "MatchSceneReconstruction",
+        "MatchSceneSimulation", "MatchSceneExport", "MatchSceneAssets",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: - Tests
+    .target(
+      name: "TestSupport",
+      dependencies: ["MatchSceneCore"],
+      path: "Tests/TestSupport"
+    ),
+    .testTarget(name: "MatchSceneCoreTests", dependencies: ["MatchSceneCore", "TestSupport"]),
+    .testTarget(name: "MatchSceneIOTests", dependencies: ["MatchSceneIO", "TestSupport"]),
+    .testTarget(name: "MatchSceneGeometryTests", dependencies: ["MatchSceneGeometry", "TestSupport"]),
+    .testTarget(
+      name: "MatchSceneSimulationTests",
+      dependencies: ["MatchSceneSimulation", "MatchSceneGeometry", "TestSupport"]
+    ),
+    .testTarget(
+      name: "MatchSceneReconstructionTests",
+      dependencies: ["MatchSceneReconstruction", "MatchSceneSimulation", "TestSupport"]
+    ),
+    .testTarget(name: "MatchSceneExportTests", dependencies: ["MatchSceneExport", "TestSupport"]),
+    .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+  ],
+  cLanguageStandard: .c11,
+  cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,140 @@
+// CTriangulation: numeric kernels of MatchScene (C++17 + Eigen) behind a plain C interface.
+//
+// Internal to MatchScene: no stable API. Conventions, stated once:
+// - Every buffer is owned by the caller. Every function returns an `mstri_status`; no C++ exception
+//   ever crosses this boundary (each entry point catches everything and returns MSTRI_INTERNAL_ERROR).
+// - Cameras are flat arrays of MSTRI_CAMERA_STRIDE doubles (see `mstri_camera_field`).
+//   The extrinsics map world to camera: x_cam = R · x_world + t (R row-major, metres).
+// - Pixels follow OpenCV: origin at the centre of the top-left pixel, x right, y down; camera z forward.
+// - "Normalised" coordinates are undistorted image coordinates on the z = 1 plane of the camera.
+#ifndef MATCHSCENE_CTRIANGULATION_H
+#define MATCHSCENE_CTRIANGULATION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Result of every call. Per-item statuses use the same values.
+typedef enum mstri_status {
+  MSTRI_OK = 0,
+  /// A NULL buffer where one is required, a count of zero where one is needed, a non-finite input.
+  MSTRI_INVALID_ARGUMENT = 1,
+  /// Fewer than two views passed the confidence threshold.
+  MSTRI_TOO_FEW_VIEWS = 2,
+  /// The rays are (nearly) parallel or the linear system is rank deficient: no unique point.
+  MSTRI_DEGENERATE = 3,
+  /// The point lies behind (or on the principal plane of) a camera that observed it.
+  MSTRI_BEHIND_CAMERA = 4,
+  /// An iterative step (undistortion, refinement) did not converge.
+  MSTRI_NOT_CONVERGED = 5,
+  /// A C++ exception or an unexpected numeric failure was caught inside the shim.
+  MSTRI_INTERNAL_ERROR = 99
+} mstri_status;
+
+/// Lens models.
+typedef enum mstri_lens_model {
+  /// OpenCV pinhole with Brown–Conrady distortion (k1, k2, p1, p2, k3).
+  MSTRI_LENS_PINHOLE = 0,
+  /// OpenCV fisheye (Kannala–Brandt, k1..k4 in the first four distortion slots).
+  MSTRI_LENS_FISHEYE = 1
+} mstri_lens_model;
+
+/// Offsets of the fields inside one camera record of MSTRI_CAMERA_STRIDE doubles.
+enum mstri_camera_field {
+  MSTRI_CAM_MODEL = 0,  ///< mstri_lens_model stored as a double (0.0 or 1.0)
+  MSTRI_CAM_FX = 1,
+  MSTRI_CAM_FY = 2,
+  MSTRI_CAM_CX = 3,
+  MSTRI_CAM_CY = 4,
+  MSTRI_CAM_SKEW = 5,   ///< K[0][1]; usually 0
+  MSTRI_CAM_DIST = 6,   ///< 5 coefficients: pinhole k1 k2 p1 p2 k3; fisheye k1 k2 k3 k4 (5th unused)
+  MSTRI_CAM_R = 11,     ///< 9 doubles, row-major rotation camFromWorld
+  MSTRI_CAM_T = 20,     ///< 3 doubles, translation camFromWorld (metres)
+  MSTRI_CAMERA_STRIDE = 23
+};
+
+/// Options of the triangulation calls. Zero-initialised options are NOT valid; start from
+/// `mstri_default_options()` and change what you need. Checked before any work starts.
+typedef struct mstri_options {
+  /// Observations with confidence below this are ignored (confidence is the third value of each
+  /// observation triple). Default 0.1. Must be ≥ 0.
+  double min_confidence;
+  /// Weight each view's DLT rows by its confidence (1) or weigh all used views equally (0). Default 1.
+  int32_t confidence_weighting;
+  /// Smallest angle (radians) between the rays of two used views for the point to count as
+  /// triangulable. Default 1e-4 rad (about 0.006°).
+  double min_ray_angle;
+  /// Robust mode (0 = off, the plain weighted DLT). When on: views whose reprojection error exceeds
+  /// `max_reprojection_px` are rejected iteratively (worst first, while ≥ `min_views` remain), and the
+  /// point is refined by Levenberg–Marquardt on the reprojection error with a Huber loss.
+  int32_t robust;
+  /// Robust mode: rejection threshold in pixels. Default 8.
+  double max_reprojection_px;
+  /// Robust mode: Huber loss scale in pixels. Default 2.
+  double huber_px;
+  /// Robust mode: the fewest views a point may keep. Default 2.
+  int32_t min_views;
+  /// Robust mode: LM iterations. Default 10.
+  int32_t max_iterations;
+} mstri_options;
+
+/// The defaults documented on each field of `mstri_options`.
+mstri_options mstri_default_options(void);
+
+/// Checks options; MSTRI_OK or MSTRI_INVALID_ARGUMENT.
+mstri_status mstri_check_options(const mstri_options *options);
+
+/// Projects `count` world points (xyz triples) into one camera, distortion included.
+/// - pixels_out: 2·count doubles.
+/// - status_out (optional, may be NULL): count entries, MSTRI_BEHIND_CAMERA for points with camera
+///   depth ≤ 1e-9 m (their pixels are set to 0, never NaN).
+/// Returns MSTRI_OK unless the arguments are invalid.
+mstri_status mstri_project_points(const double *camera, const double *points_world, size_t count,
+                                  double *pixels_out, int32_t *status_out);
+
+/// Applies the camera's lens model to normalised undistorted coordinates (xy pairs) and returns
+/// pixels (xy pairs). `normalised` and `pixels_out` may alias.
+mstri_status mstri_distort_points(const double *camera, const double *normalised, size_t count,
+                                  double *pixels_out);
+
+/// Inverse of `mstri_distort_points`: pixels → normalised undistorted coordinates, solved by
+/// Gauss–Newton on the forward model to 1e-12 (not OpenCV's fixed-point loop, which stalls near the
+/// image edge under strong distortion). `status_out` (optional): MSTRI_NOT_CONVERGED per point where
+/// it fails; those outputs are the best iterate, always finite.
+mstri_status mstri_undistort_points(const double *camera, const double *pixels, size_t count,
+                                    double *normalised_out, int32_t *status_out);
+
+/// Triangulates `point_count` points seen by `camera_count` cameras in one call.
+/// - cameras: camera_count · MSTRI_CAMERA_STRIDE doubles.
+/// - observations: point_count · camera_count triples (x_px, y_px, confidence), point-major:
+///   observation of point p in camera c at index 3·(p·camera_count + c). A view is missing when its
+///   confidence is ≤ 0, below `min_confidence`, or any of its values is not finite.
+/// - options: NULL means `mstri_default_options()`.
+/// Outputs (each may be NULL when not wanted, except points_out):
+/// - points_out: 3·point_count doubles (world xyz). Failed points get 0, 0, 0 (never NaN).
+/// - reprojection_out: point_count · camera_count doubles, the pixel error of the final point in each
+///   camera that observed it (also for rejected views); -1 where the view was missing or the point failed.
+/// - mean_reprojection_out: point_count doubles, mean pixel error over the used views (-1 on failure).
+/// - used_views_out: point_count · camera_count bytes, 1 where the view was used.
+/// - status_out: point_count per-point statuses (MSTRI_OK, MSTRI_TOO_FEW_VIEWS, MSTRI_DEGENERATE,
+///   MSTRI_BEHIND_CAMERA, MSTRI_NOT_CONVERGED).
+/// Returns MSTRI_OK when the call itself was valid (per-point failures are reported per point).
+///
+/// Algorithm: linear triangulation (DLT) on undistorted normalised coordinates, each view's two rows
+/// scaled by its confidence (Hartley & Zisserman, Multiple View Geometry, 2nd ed., §12.2), solved as
+/// the smallest eigenvector of the 4×4 normal matrix; cheirality and ray-angle checks follow.
+mstri_status mstri_triangulate(const double *cameras, size_t camera_count,
+                               const double *observations, size_t point_count,
+                               const mstri_options *options,
+                               double *points_out, double *reprojection_out,
+                               double *mean_reprojection_out, uint8_t *used_views_out,
+                               int32_t *status_out);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // MATCHSCENE_CTRIANGULATION_H

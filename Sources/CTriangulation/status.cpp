@@ -1,0 +1,2 @@
+// Placeholder; replaced by the real kernels.
+#include "CTriangulation.h"

@@ -1,0 +1,66 @@
+/// What a track follows.
+public enum TrackKind: String, Sendable, Codable, CaseIterable {
+  case player
+  case ball
+}
+
+/// One estimated 3D point: a row of `tracks.csv`
+/// (`frame,time,track,kind,joint,x,y,z,reproj_px,views`).
+public struct TrackPoint: Sendable, Equatable, Hashable {
+  /// Match frame number.
+  public var frame: Int
+  /// Seconds since match frame 0 (`frame / fps`).
+  public var time: Double
+  /// Stable track id (`P1`, `P2`, … for people; `ball` for the ball).
+  public var track: String
+  public var kind: TrackKind
+  /// Keypoint name of the skeleton, or `ball`.
+  public var joint: String
+  /// Metres, in the calibration's world frame.
+  public var position: SIMD3<Double>
+  /// Mean reprojection error over the views used, pixels (0 for ground truth).
+  public var reprojectionPx: Double
+  /// Number of camera views used.
+  public var views: Int
+
+  public init(
+    frame: Int, time: Double, track: String, kind: TrackKind, joint: String, position: SIMD3<Double>,
+    reprojectionPx: Double, views: Int
+  ) {
+    self.frame = frame
+    self.time = time
+    self.track = track
+    self.kind = kind
+    self.joint = joint
+    self.position = position
+    self.reprojectionPx = reprojectionPx
+    self.views = views
+  }
+}
+
+/// A reconstructed (or true) match: every track point, with the timing needed to animate it.
+public struct Reconstruction: Sendable {
+  public var fps: Double
+  public var skeleton: Skeleton
+  public var points: [TrackPoint]
+  public init(fps: Double, skeleton: Skeleton, points: [TrackPoint]) {
+    self.fps = fps
+    self.skeleton = skeleton
+    self.points = points
+  }
+
+  /// Track ids in order of first appearance (players first, then the ball).
+  public var trackIDs: [(id: String, kind: TrackKind)] {
+    var seen = Set<String>()
+    var players: [String] = [], balls: [String] = []
+    for p in points where seen.insert(p.track).inserted {
+      if p.kind == .player { players.append(p.track) } else { balls.append(p.track) }
+    }
+    return players.map { ($0, .player) } + balls.map { ($0, .ball) }
+  }
+
+  public var frameRange: ClosedRange<Int>? {
+    guard let lo = points.map(\.frame).min(), let hi = points.map(\.frame).max() else { return nil }
+    return lo...hi
+  }
+}

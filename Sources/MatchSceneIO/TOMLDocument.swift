@@ -1,0 +1,146 @@
+import Foundation
+import MatchSceneCore
+import TOMLKit
+
+/// A parsed TOML file with typed, located accessors: every failure names the file and the key.
+///
+/// Parsing is TOMLKit's (toml++ underneath, TOML 1.0); this type only adds the error reporting
+/// MatchScene promises (`file:line:column: message`, `file: [table.key]: message`).
+public struct TOMLDocument {
+  public let file: String
+  public let root: TOMLTable
+
+  /// Parses TOML text. - Throws: `InputError` with the line and column of a syntax error.
+  public init(text: String, file: String) throws {
+    self.file = file
+    do {
+      root = try TOMLTable(string: text)
+    } catch let error as TOMLParseError {
+      throw InputError(
+        file: file, location: .lineColumn(error.source.begin.line, error.source.begin.column),
+        "not valid TOML: \(error.description)")
+    }
+  }
+
+  /// Reads and parses a TOML file. - Throws: `InputError` when unreadable or malformed.
+  public init(contentsOf url: URL) throws {
+    guard let data = FileManager.default.contents(atPath: url.path) else {
+      throw InputError(file: url.path, "cannot read the file (missing or not readable)")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw InputError(file: url.path, "not UTF-8 text")
+    }
+    try self.init(text: text, file: url.path)
+  }
+
+  /// A view of one table, for located look-ups of its keys.
+  public func table(_ table: TOMLTable, path: String) -> TOMLTableView {
+    TOMLTableView(file: file, path: path, table: table)
+  }
+
+  public var rootView: TOMLTableView { TOMLTableView(file: file, path: "", table: root) }
+}
+
+/// One table of a `TOMLDocument`, remembering where it is for error messages.
+public struct TOMLTableView {
+  public let file: String
+  public let path: String
+  public let table: TOMLTable
+
+  public var keys: [String] { table.keys }
+
+  func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+  func fail(_ key: String, _ message: String) -> InputError {
+    InputError(file: file, location: .key(keyPath(key)), message)
+  }
+
+  public func contains(_ key: String) -> Bool { table[key] != nil }
+
+  /// A sub-table, or nil when absent. - Throws: when present but not a table.
+  public func subtable(_ key: String) throws -> TOMLTableView? {
+    guard let value = table[key] else { return nil }
+    guard let t = value.table else { throw fail(key, "expected a table") }
+    return TOMLTableView(file: file, path: keyPath(key), table: t)
+  }
+
+  /// A number (TOML integer or float), or nil when absent. - Throws: when present but not a finite number.
+  public func number(_ key: String) throws -> Double? {
+    guard let value = table[key] else { return nil }
+    let x: Double? = value.double ?? value.int.map(Double.init)
+    guard let x else { throw fail(key, "expected a number") }
+    guard x.isFinite else { throw fail(key, "expected a finite number, got \(x)") }
+    return x
+  }
+
+  public func requiredNumber(_ key: String) throws -> Double {
+    guard let x = try number(key) else { throw fail(key, "missing (a number is required)") }
+    return x
+  }
+
+  public func string(_ key: String) throws -> String? {
+    guard let value = table[key] else { return nil }
+    guard let s = value.string else { throw fail(key, "expected a string") }
+    return s
+  }
+
+  public func bool(_ key: String) throws -> Bool? {
+    guard let value = table[key] else { return nil }
+    if let b = value.bool { return b }
+    if let s = value.string?.lowercased(), s == "true" || s == "false" { return s == "true" }
+    throw fail(key, "expected true or false")
+  }
+
+  public func int(_ key: String) throws -> Int? {
+    guard let value = table[key] else { return nil }
+    if let i = value.int { return i }
+    if let d = value.double, d.rounded() == d, abs(d) < 1e15 { return Int(d) }
+    throw fail(key, "expected an integer")
+  }
+
+  /// A flat array of finite numbers, or nil when absent.
+  /// - Parameter count: the lengths allowed (nil allows any).
+  public func numbers(_ key: String, count allowed: Set<Int>? = nil) throws -> [Double]? {
+    guard let value = table[key] else { return nil }
+    guard let array = value.array else { throw fail(key, "expected an array of numbers") }
+    var out: [Double] = []
+    for (i, element) in array.enumerated() {
+      guard let x = element.double ?? element.int.map(Double.init) else {
+        throw fail(key, "element \(i + 1) is not a number")
+      }
+      guard x.isFinite else { throw fail(key, "element \(i + 1) is not finite (\(x))") }
+      out.append(x)
+    }
+    if let allowed, !allowed.contains(out.count) {
+      let list = allowed.sorted().map(String.init).joined(separator: " or ")
+      throw fail(key, "expected \(list) numbers, got \(out.count)")
+    }
+    return out
+  }
+
+  /// A matrix given as an array of rows, flattened row-major, or nil when absent.
+  public func matrix(_ key: String, rows: Int, columns: Int) throws -> [Double]? {
+    guard let value = table[key] else { return nil }
+    guard let array = value.array else { throw fail(key, "expected a \(rows)×\(columns) array of rows") }
+    guard array.count == rows else { throw fail(key, "expected \(rows) rows, got \(array.count)") }
+    var out: [Double] = []
+    for (r, row) in array.enumerated() {
+      guard let cells = row.array, cells.count == columns else {
+        throw fail(key, "row \(r + 1) must hold \(columns) numbers")
+      }
+      for (c, cell) in cells.enumerated() {
+        guard let x = cell.double ?? cell.int.map(Double.init), x.isFinite else {
+          throw fail(key, "row \(r + 1), column \(c + 1) is not a finite number")
+        }
+        out.append(x)
+      }
+    }
+    return out
+  }
+
+  /// A sequence of keys each holding a value of a required kind: throws `missing` when absent.
+  public func required<T>(_ key: String, _ read: (String) throws -> T?) throws -> T {
+    guard let v = try read(key) else { throw fail(key, "missing (required)") }
+    return v
+  }
+}

@@ -1,0 +1,2 @@
+import XCTest
+final class PlaceholderGeometryTests: XCTestCase { func testNothing() {} }

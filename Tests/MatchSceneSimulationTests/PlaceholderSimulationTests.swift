@@ -1,0 +1,2 @@
+import XCTest
+final class PlaceholderSimulationTests: XCTestCase { func testNothing() {} }
