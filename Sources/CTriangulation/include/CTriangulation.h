@@ -30,6 +30,8 @@ typedef enum mstri_status {
   MSTRI_BEHIND_CAMERA = 4,
   /// An iterative step (undistortion, refinement) did not converge.
   MSTRI_NOT_CONVERGED = 5,
+  /// Robust mode: no set of at least `min_views` views agrees within `max_reprojection_px`.
+  MSTRI_INCONSISTENT = 6,
   /// A C++ exception or an unexpected numeric failure was caught inside the shim.
   MSTRI_INTERNAL_ERROR = 99
 } mstri_status;
@@ -120,12 +122,16 @@ mstri_status mstri_undistort_points(const double *camera, const double *pixels, 
 /// - mean_reprojection_out: point_count doubles, mean pixel error over the used views (-1 on failure).
 /// - used_views_out: point_count · camera_count bytes, 1 where the view was used.
 /// - status_out: point_count per-point statuses (MSTRI_OK, MSTRI_TOO_FEW_VIEWS, MSTRI_DEGENERATE,
-///   MSTRI_BEHIND_CAMERA, MSTRI_NOT_CONVERGED).
+///   MSTRI_BEHIND_CAMERA, MSTRI_NOT_CONVERGED, MSTRI_INCONSISTENT).
 /// Returns MSTRI_OK when the call itself was valid (per-point failures are reported per point).
 ///
 /// Algorithm: linear triangulation (DLT) on undistorted normalised coordinates, each view's two rows
 /// scaled by its confidence (Hartley & Zisserman, Multiple View Geometry, 2nd ed., §12.2), solved as
-/// the smallest eigenvector of the 4×4 normal matrix; cheirality and ray-angle checks follow.
+/// the eigenvector of the smallest eigenvalue of the 4×4 normal matrix; cheirality and ray-angle
+/// checks follow. Robust mode then rejects the worst view while its reprojection error exceeds the
+/// threshold (at most V − min_views DLT solves, never a subset search) and refines the point by
+/// Levenberg–Marquardt (Moré 1978) with iteratively reweighted Huber weights (Huber 1964).
+/// Large batches are split across the machine's hardware threads.
 mstri_status mstri_triangulate(const double *cameras, size_t camera_count,
                                const double *observations, size_t point_count,
                                const mstri_options *options,

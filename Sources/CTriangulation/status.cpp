@@ -1,2 +1,0 @@
-// Placeholder; replaced by the real kernels.
-#include "CTriangulation.h"

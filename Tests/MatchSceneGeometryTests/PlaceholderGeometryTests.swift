@@ -1,2 +1,0 @@
-import XCTest
-final class PlaceholderGeometryTests: XCTestCase { func testNothing() {} }
