@@ -29,6 +29,7 @@ let package = Package(
     .library(name: "MatchSceneGeometry", targets: ["MatchSceneGeometry"]),
     .library(name: "MatchSceneReconstruction", targets: ["MatchSceneReconstruction"]),
     .library(name: "MatchSceneSimulation", targets: ["MatchSceneSimulation"]),
+    .library(name: "MatchSceneAnalysis", targets: ["MatchSceneAnalysis"]),
     .library(name: "MatchSceneExport", targets: ["MatchSceneExport"]),
   ],
   dependencies: [
@@ -82,6 +83,11 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(
+      name: "MatchSceneAnalysis",
+      dependencies: ["MatchSceneCore"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
       name: "MatchSceneExport",
       dependencies: ["MatchSceneCore", "MatchSceneAssets", "CAssimp"],
       swiftSettings: swiftSettings
@@ -90,7 +96,7 @@ let package = Package(
       name: "matchscene",
       dependencies: [
         "MatchSceneCore", "MatchSceneIO", "MatchSceneGeometry", "MatchSceneReconstruction",
-        "MatchSceneSimulation", "MatchSceneExport", "MatchSceneAssets",
+        "MatchSceneSimulation", "MatchSceneAnalysis", "MatchSceneExport", "MatchSceneAssets",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
@@ -113,6 +119,7 @@ let package = Package(
       name: "MatchSceneReconstructionTests",
       dependencies: ["MatchSceneReconstruction", "MatchSceneSimulation", "TestSupport"]
     ),
+    .testTarget(name: "MatchSceneAnalysisTests", dependencies: ["MatchSceneAnalysis", "TestSupport"]),
     .testTarget(name: "MatchSceneExportTests", dependencies: ["MatchSceneExport", "TestSupport"]),
     .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
   ],

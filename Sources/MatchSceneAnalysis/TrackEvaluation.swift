@@ -1,0 +1,137 @@
+import MatchSceneCore
+
+/// How well estimated tracks match ground truth (from `matchscene simulate`, or a reference system).
+public struct TrackEvaluation: Sendable, Codable {
+  /// Estimated player track → the true track it follows (by lowest mean joint distance).
+  public var playerMatches: [String: String]
+  /// Per-joint 3D errors of matched players, metres.
+  public var players: ErrorStatistics
+  /// Per keypoint name.
+  public var perJoint: [String: ErrorStatistics]
+  /// Fraction of true joint positions seen by ≥ 2 cameras that have an estimate in the matched track.
+  public var playerCoverage: Double
+  /// Frames where the estimated track nearest a true player changed from the previous frame.
+  public var identitySwitches: Int
+  /// Frames where an estimated player track was nearer a true track other than its match (e.g. a
+  /// bystander merged into a player).
+  public var mergedFrames: Int
+  /// Ball errors, metres, over frames where both have a ball.
+  public var ball: ErrorStatistics
+  /// Fraction of true ball frames seen by ≥ 2 cameras that have an estimated ball.
+  public var ballCoverage: Double
+  /// Fraction of estimated ball frames with no true ball or an error over `falseBallDistance`.
+  public var falseBallRate: Double
+  public var falseBallDistance: Double
+
+  /// Compares `estimate` with `truth`.
+  /// - Parameter falseBallDistance: an estimated ball further than this from the truth counts as false.
+  public init(estimate: [TrackPoint], truth: [TrackPoint], falseBallDistance: Double = 0.1) {
+    self.falseBallDistance = falseBallDistance
+    struct Key: Hashable { let frame: Int; let joint: String }
+    var truthTracks: [String: [Key: TrackPoint]] = [:]
+    var estTracks: [String: [Key: TrackPoint]] = [:]
+    var truthBall: [Int: TrackPoint] = [:], estBall: [Int: TrackPoint] = [:]
+    for p in truth {
+      if p.kind == .ball { truthBall[p.frame] = p } else { truthTracks[p.track, default: [:]][Key(frame: p.frame, joint: p.joint)] = p }
+    }
+    for p in estimate {
+      if p.kind == .ball { estBall[p.frame] = p } else { estTracks[p.track, default: [:]][Key(frame: p.frame, joint: p.joint)] = p }
+    }
+    // Match estimated tracks to true tracks greedily by mean distance over shared points.
+    var pairs: [(cost: Double, est: String, truth: String, shared: Int)] = []
+    for (e, ep) in estTracks {
+      for (t, tp) in truthTracks {
+        var sum = 0.0, n = 0
+        for (k, p) in ep { if let q = tp[k] { sum += length(p.position - q.position); n += 1 } }
+        if n > 0 { pairs.append((sum / Double(n), e, t, n)) }
+      }
+    }
+    pairs.sort { $0.shared != $1.shared ? $0.shared > $1.shared : $0.cost < $1.cost }
+    var matches: [String: String] = [:], usedTruth = Set<String>()
+    for pair in pairs where matches[pair.est] == nil && !usedTruth.contains(pair.truth) && pair.cost < 0.5 {
+      matches[pair.est] = pair.truth
+      usedTruth.insert(pair.truth)
+    }
+    playerMatches = matches
+    var errors: [Double] = [], jointErrors: [String: [Double]] = [:]
+    var covered = 0, coverable = 0
+    let truthToEst = Dictionary(uniqueKeysWithValues: matches.map { ($1, $0) })
+    for (t, tp) in truthTracks {
+      let ep = truthToEst[t].flatMap { estTracks[$0] } ?? [:]
+      for (k, q) in tp {
+        if q.views >= 2 { coverable += 1 }
+        if let p = ep[k] {
+          if q.views >= 2 { covered += 1 }
+          let d = length(p.position - q.position)
+          errors.append(d)
+          jointErrors[k.joint, default: []].append(d)
+        }
+      }
+    }
+    players = ErrorStatistics(errors)
+    perJoint = jointErrors.mapValues(ErrorStatistics.init)
+    playerCoverage = coverable > 0 ? Double(covered) / Double(coverable) : 1
+
+    // Identity: per frame, the estimated track nearest each true track's centre.
+    func centres(_ tracks: [String: [Key: TrackPoint]]) -> [Int: [String: SIMD3<Double>]] {
+      var sums: [Int: [String: (SIMD3<Double>, Int)]] = [:]
+      for (id, points) in tracks {
+        for (k, p) in points {
+          let s = sums[k.frame]?[id] ?? (.zero, 0)
+          sums[k.frame, default: [:]][id] = (s.0 + p.position, s.1 + 1)
+        }
+      }
+      return sums.mapValues { $0.mapValues { $0.0 / Double($0.1) } }
+    }
+    let truthCentres = centres(truthTracks), estCentres = centres(estTracks)
+    var last: [String: String] = [:]
+    var switches = 0, merged = 0
+    for frame in truthCentres.keys.sorted() {
+      let tc = truthCentres[frame]!, ec = estCentres[frame] ?? [:]
+      for (t, c) in tc {
+        guard let nearest = ec.min(by: { length($0.value - c) < length($1.value - c) }), length(nearest.value - c) < 0.5 else { continue }
+        if let previous = last[t], previous != nearest.key { switches += 1 }
+        last[t] = nearest.key
+      }
+      for (e, c) in ec {
+        guard let mine = matches[e], let nearest = tc.min(by: { length($0.value - c) < length($1.value - c) }) else { continue }
+        if nearest.key != mine { merged += 1 }
+      }
+    }
+    identitySwitches = switches
+    mergedFrames = merged
+
+    var ballErrors: [Double] = []
+    var ballCovered = 0, ballCoverable = 0, falseBalls = 0
+    for (f, q) in truthBall where q.views >= 2 {
+      ballCoverable += 1
+      if estBall[f] != nil { ballCovered += 1 }
+    }
+    for (f, p) in estBall {
+      if let q = truthBall[f] {
+        let d = length(p.position - q.position)
+        ballErrors.append(d)
+        if d > falseBallDistance { falseBalls += 1 }
+      } else {
+        falseBalls += 1
+      }
+    }
+    ball = ErrorStatistics(ballErrors)
+    ballCoverage = ballCoverable > 0 ? Double(ballCovered) / Double(ballCoverable) : 1
+    falseBallRate = estBall.isEmpty ? 0 : Double(falseBalls) / Double(estBall.count)
+  }
+
+  /// A few lines for people.
+  public var summary: String {
+    func mm(_ x: Double) -> String { String(format: "%.1f mm", x * 1000) }
+    return """
+      players: mean \(mm(players.mean)), median \(mm(players.median)), p95 \(mm(players.p95)) over \(players.count) joints; \
+      coverage \(String(format: "%.2f%%", 100 * playerCoverage)); identity switches \(identitySwitches); merged frames \(mergedFrames)
+      ball: mean \(mm(ball.mean)), median \(mm(ball.median)), p95 \(mm(ball.p95)) over \(ball.count) frames; \
+      coverage \(String(format: "%.2f%%", 100 * ballCoverage)); false ball frames \(String(format: "%.2f%%", 100 * falseBallRate))
+      matches: \(playerMatches.sorted { $0.key < $1.key }.map { "\($0.key)→\($0.value)" }.joined(separator: ", "))
+      """
+  }
+}
+
+import Foundation

@@ -1,0 +1,99 @@
+import MatchSceneCore
+import MatchSceneGeometry
+
+/// A person's 3D pose in one frame.
+struct Pose3D: Sendable {
+  /// Per skeleton keypoint: the triangulated point, or nil.
+  var joints: [TriangulatedPoint?]
+  /// Cameras that contributed (indices into the camera list).
+  var cameras: [Int]
+
+  /// Mean of the torso joints (shoulders and hips) when present, else of all joints.
+  func centre(torso: [Int]) -> SIMD3<Double>? {
+    let torsoPoints = torso.compactMap { $0 < joints.count ? joints[$0]?.position : nil }
+    let points = torsoPoints.count >= 2 ? torsoPoints : joints.compactMap { $0?.position }
+    guard !points.isEmpty else { return nil }
+    return points.reduce(.zero, +) / Double(points.count)
+  }
+}
+
+/// Triangulates the people of one frame, repairing left/right swaps per view first.
+enum PoseTriangulation {
+  /// - Parameters:
+  ///   - clusters: associated detections.
+  ///   - people: per camera, that camera's detections this frame.
+  static func triangulate(
+    clusters: [PersonCluster], people: [[PersonDetection2D]], cameras: [Camera], skeleton: Skeleton,
+    triangulator: Triangulator
+  ) throws -> [Pose3D] {
+    let m = cameras.count, k = skeleton.count
+    guard !clusters.isEmpty else { return [] }
+    // One batch for every joint of every person in the frame.
+    func observations(_ views: [[PersonDetection2D?]]) -> [Keypoint2D] {
+      var obs = [Keypoint2D](repeating: .missing, count: views.count * k * m)
+      for (p, perCamera) in views.enumerated() {
+        for c in 0..<m {
+          guard let detection = perCamera[c] else { continue }
+          for j in 0..<min(k, detection.keypoints.count) { obs[(p * k + j) * m + c] = detection.keypoints[j] }
+        }
+      }
+      return obs
+    }
+    var views: [[PersonDetection2D?]] = clusters.map { cluster in
+      (0..<m).map { c in cluster.members[c].map { people[c][$0] } }
+    }
+    var batch = try triangulator.triangulate(observations(views))
+    // Left/right swap repair: a view whose keypoints fit the 3D pose better mirrored is mirrored.
+    if !skeleton.mirrorPairs.isEmpty {
+      var repaired = false
+      for p in 0..<views.count where views[p].compactMap({ $0 }).count >= 3 {
+        for c in 0..<m {
+          guard let detection = views[p][c] else { continue }
+          if let mirrored = mirrorIfBetter(
+            detection, camera: cameras[c], points: (0..<k).map { batch.point(p * k + $0)?.position },
+            pairs: skeleton.mirrorPairs)
+          {
+            views[p][c] = mirrored
+            repaired = true
+          }
+        }
+      }
+      if repaired { batch = try triangulator.triangulate(observations(views)) }
+    }
+    return (0..<views.count).map { p in
+      Pose3D(
+        joints: (0..<k).map { batch.point(p * k + $0) },
+        cameras: (0..<m).filter { views[p][$0] != nil })
+    }
+  }
+
+  /// The detection with its mirror pairs exchanged, if that reprojects clearly better onto `points`.
+  static func mirrorIfBetter(
+    _ detection: PersonDetection2D, camera: Camera, points: [SIMD3<Double>?], pairs: [(Int, Int)]
+  ) -> PersonDetection2D? {
+    var straight = 0.0, swapped = 0.0, compared = 0
+    for (l, r) in pairs {
+      guard l < detection.keypoints.count, r < detection.keypoints.count,
+        let pl = points[l], let pr = points[r],
+        detection.keypoints[l].isDetected, detection.keypoints[r].isDetected,
+        let ql = camera.project(pl), let qr = camera.project(pr)
+      else { continue }
+      let kl = SIMD2(detection.keypoints[l].x, detection.keypoints[l].y)
+      let kr = SIMD2(detection.keypoints[r].x, detection.keypoints[r].y)
+      straight += distance(kl, ql) + distance(kr, qr)
+      swapped += distance(kl, qr) + distance(kr, ql)
+      compared += 1
+    }
+    guard compared >= 2, swapped < 0.5 * straight, straight - swapped > 10 * Double(compared) else { return nil }
+    var out = detection
+    for (l, r) in pairs where l < out.keypoints.count && r < out.keypoints.count {
+      out.keypoints.swapAt(l, r)
+    }
+    return out
+  }
+
+  static func distance(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
+    let d = a - b
+    return (d * d).sum().squareRoot()
+  }
+}

@@ -1,0 +1,30 @@
+import MatchSceneGeometry
+
+/// Settings of `Reconstructor`. Defaults suit table-sized scenes filmed in HD at 30–120 fps.
+public struct ReconstructionOptions: Sendable {
+  /// Triangulation of joints and the ball (robust by default: view rejection + LM with Huber loss).
+  public var triangulation: TriangulationOptions = .robust
+  /// Association: two detections in different cameras may be the same person when the median
+  /// distance between their joints' viewing rays is below this, metres.
+  public var maxRayDistance: Double = 0.12
+  /// Association: joints both detections must share for the comparison to count.
+  public var minSharedJoints = 5
+  /// A person needs this many cameras to be reconstructed.
+  public var minViewsPerPerson = 2
+  /// Tracking: largest distance a person's centre may move per second, m/s (gates frame-to-frame links).
+  public var maxPersonSpeed: Double = 8
+  /// Tracking: slack added to the gate, metres (covers reconstruction noise of the centre).
+  public var trackGateSlack: Double = 0.35
+  /// Tracks shorter than this (seconds) are dropped as spurious.
+  public var minTrackDuration: Double = 0.5
+  /// Ball: a candidate agrees with a hypothesis when it lies within this many pixels of its projection.
+  public var ballInlierPx: Double = 6
+  /// Ball: largest plausible ball speed, m/s (gates candidates against the previous position).
+  public var maxBallSpeed: Double = 35
+  /// Ball: a frame's ball is kept only when at least this many views agree (2 accepts any pair).
+  public var minBallViews = 2
+  /// Work on frames in parallel.
+  public var parallel = true
+
+  public init() {}
+}

@@ -1,0 +1,167 @@
+import Foundation
+import MatchSceneCore
+import MatchSceneGeometry
+
+/// What a reconstruction produced, with figures for the report.
+public struct ReconstructionResult: Sendable {
+  public var reconstruction: Reconstruction
+  /// Frames processed.
+  public var frames: ClosedRange<Int>?
+  /// Wall-clock seconds spent.
+  public var seconds: Double
+}
+
+/// Reconstructs a match: per frame, associates people across cameras, triangulates their joints
+/// (robustly, with left/right repair) and finds the ball; then links people into tracks over time.
+public struct Reconstructor: Sendable {
+  public let match: Match
+  public let options: ReconstructionOptions
+
+  public init(match: Match, options: ReconstructionOptions = .init()) {
+    self.match = match
+    self.options = options
+  }
+
+  /// Per-frame result before tracking.
+  struct FrameResult: Sendable {
+    var poses: [Pose3D] = []
+    var ball: BallEstimate?
+  }
+
+  /// Runs the whole reconstruction.
+  /// - Parameters:
+  ///   - frames: the match frames to process (default: every frame with detections).
+  ///   - progress: told how many frames are done, from any thread.
+  /// - Throws: `GeometryError` when a camera is unusable.
+  public func run(frames: ClosedRange<Int>? = nil, progress: (@Sendable (Int) -> Void)? = nil) throws -> ReconstructionResult {
+    let start = Date()
+    guard let range = frames ?? match.frameRange else {
+      return ReconstructionResult(reconstruction: Reconstruction(fps: match.fps, skeleton: match.skeleton, points: []), frames: nil, seconds: 0)
+    }
+    let triangulator = try Triangulator(cameras: match.cameras, options: options.triangulation)
+    let count = range.count
+    let results = FrameResults(count: count)
+    let done = Counter()
+    let work: @Sendable (Int) throws -> Void = { i in
+      results.set(i, try self.frame(range.lowerBound + i, triangulator: triangulator))
+      let n = done.increment()
+      progress?(n)
+    }
+    if options.parallel {
+      let errors = ErrorBox()
+      DispatchQueue.concurrentPerform(iterations: count) { i in
+        do { try work(i) } catch { errors.set(error) }
+      }
+      if let error = errors.error { throw error }
+    } else {
+      for i in 0..<count { try work(i) }
+    }
+    let points = link(results.values, range: range)
+    return ReconstructionResult(
+      reconstruction: Reconstruction(fps: match.fps, skeleton: match.skeleton, points: points), frames: range,
+      seconds: Date().timeIntervalSince(start))
+  }
+
+  /// Association, triangulation and ball finding for one frame.
+  func frame(_ frame: Int, triangulator: Triangulator) throws -> FrameResult {
+    let cameras = match.cameras
+    let people = cameras.map { match.people(camera: $0.name, frame: frame) }
+    var result = FrameResult()
+    let rays = try cameras.indices.map { c -> ViewRays? in
+      people[c].isEmpty ? nil
+        : try ViewRays(camera: cameras[c], people: people[c], minConfidence: options.triangulation.minConfidence)
+    }
+    let clusters = PeopleAssociation.associate(rays: rays, options: options)
+    result.poses = try PoseTriangulation.triangulate(
+      clusters: clusters, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
+    let balls = cameras.map { match.balls(camera: $0.name, frame: frame) }
+    result.ball = try BallLocator.locate(candidates: balls, cameras: cameras, triangulator: triangulator, options: options)
+    return result
+  }
+
+  /// Links per-frame poses into tracks and emits track points.
+  func link(_ frames: [FrameResult?], range: ClosedRange<Int>) -> [TrackPoint] {
+    let skeleton = match.skeleton
+    let torso = ["left_shoulder", "right_shoulder", "left_hip", "right_hip"].compactMap(skeleton.index(of:))
+    var tracker = IdentityTracker(fps: match.fps, options: options)
+    var assigned: [[(Int, Pose3D)]] = []
+    for (i, result) in frames.enumerated() {
+      let poses = result?.poses ?? []
+      let ids = tracker.assign(frame: range.lowerBound + i, centres: poses.map { $0.centre(torso: torso) })
+      assigned.append(zip(ids, poses).compactMap { id, pose in id.map { ($0, pose) } })
+    }
+    // Keep tracks long enough to be real; name them P1, P2, … by length, longest first.
+    let minFrames = Int((options.minTrackDuration * match.fps).rounded())
+    let kept = tracker.tracks.filter { $0.frames >= minFrames }
+      .sorted { $0.frames != $1.frames ? $0.frames > $1.frames : $0.id < $1.id }
+    var name: [Int: String] = [:]
+    for (n, track) in kept.enumerated() { name[track.id] = "P\(n + 1)" }
+
+    var points: [TrackPoint] = []
+    let ball = BallFilter.plausible(frames.map { $0?.ball?.point }, fps: match.fps, options: options)
+    for (i, people) in assigned.enumerated() {
+      let frame = range.lowerBound + i
+      let time = Double(frame) / match.fps
+      for (id, pose) in people.sorted(by: { (name[$0.0] ?? "") < (name[$1.0] ?? "") }) {
+        guard let track = name[id] else { continue }
+        for (j, joint) in pose.joints.enumerated() {
+          guard let joint else { continue }
+          points.append(
+            TrackPoint(
+              frame: frame, time: time, track: track, kind: .player, joint: skeleton.keypoints[j],
+              position: joint.position, reprojectionPx: joint.meanReprojectionPx, views: joint.viewCount))
+        }
+      }
+      if let b = ball[i] {
+        points.append(
+          TrackPoint(
+            frame: frame, time: time, track: "ball", kind: .ball, joint: "ball", position: b.position,
+            reprojectionPx: b.meanReprojectionPx, views: b.viewCount))
+      }
+    }
+    return points
+  }
+}
+
+/// Thread-safe slots for per-frame results.
+final class FrameResults: @unchecked Sendable {
+  private var storage: [Reconstructor.FrameResult?]
+  private let lock = NSLock()
+  init(count: Int) { storage = Array(repeating: nil, count: count) }
+  func set(_ i: Int, _ value: Reconstructor.FrameResult) {
+    lock.lock()
+    storage[i] = value
+    lock.unlock()
+  }
+  var values: [Reconstructor.FrameResult?] {
+    lock.lock()
+    defer { lock.unlock() }
+    return storage
+  }
+}
+
+final class Counter: @unchecked Sendable {
+  private var value = 0
+  private let lock = NSLock()
+  func increment() -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    value += 1
+    return value
+  }
+}
+
+final class ErrorBox: @unchecked Sendable {
+  private var stored: Error?
+  private let lock = NSLock()
+  func set(_ error: Error) {
+    lock.lock()
+    if stored == nil { stored = error }
+    lock.unlock()
+  }
+  var error: Error? {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class PlaceholderReconstructionTests: XCTestCase { func testNothing() {} }
