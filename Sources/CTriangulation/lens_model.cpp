@@ -103,7 +103,7 @@ bool CameraModel::toNormalised(double u, double v, double &x, double &y) const {
       bestX = x;
       bestY = y;
     }
-    if (residual < 1e-15) break;
+    if (residual < 1e-14) break;  // ~1e-11 px at f = 1000 px
     const double det = J(0, 0) * J(1, 1) - J(0, 1) * J(1, 0);
     if (!(std::abs(det) > 1e-12)) break;
     const double dx = (J(1, 1) * ex - J(0, 1) * ey) / det;

@@ -1,39 +1,70 @@
 // Weighted DLT, view rejection and Levenberg–Marquardt refinement of one 3D point.
 // References: R. Hartley and A. Zisserman, Multiple View Geometry in Computer Vision, 2nd ed., 2004,
-// §12.2 (linear triangulation); J. J. Moré, "The Levenberg–Marquardt algorithm: implementation and
+// §12.2 (linear triangulation, inhomogeneous form); J. J. Moré, "The Levenberg–Marquardt algorithm: implementation and
 // theory", Numerical Analysis, LNM 630, 1978; P. J. Huber, "Robust estimation of a location
 // parameter", Ann. Math. Statist. 35(1), 1964.
 #include "triangulate_point.hpp"
 
 #include <Eigen/Cholesky>
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 
 namespace mstri {
 namespace {
 
-/// Homogeneous weighted DLT over the used views. False when the solution is at infinity.
+/// Weighted linear triangulation over the used views, in its inhomogeneous form (H&Z §12.2: the
+/// DLT rows with X = (x, y, z, 1)), solved from the 3×3 normal equations. False when the system is
+/// singular, i.e. the point is at infinity or the rays do not constrain it.
 bool linearTriangulate(const std::vector<CameraModel> &cameras, const std::vector<View> &views,
                        Eigen::Vector3d &point) {
-  Eigen::Matrix4d normal = Eigen::Matrix4d::Zero();
+  Eigen::Matrix3d normal = Eigen::Matrix3d::Zero();
+  Eigen::Vector3d rhs = Eigen::Vector3d::Zero();
   for (const View &view : views) {
     if (!view.used) continue;
     const CameraModel &cam = cameras[view.camera];
-    Eigen::Matrix<double, 3, 4> P;
-    P.leftCols<3>() = cam.camFromWorld_R;
-    P.col(3) = cam.camFromWorld_t;
-    const Eigen::Matrix<double, 1, 4> r1 = view.weight * (view.xn * P.row(2) - P.row(0));
-    const Eigen::Matrix<double, 1, 4> r2 = view.weight * (view.yn * P.row(2) - P.row(1));
-    normal.noalias() += r1.transpose() * r1;
-    normal.noalias() += r2.transpose() * r2;
+    const Eigen::Matrix3d &R = cam.camFromWorld_R;
+    const Eigen::Vector3d &t = cam.camFromWorld_t;
+    const double w2 = view.weight * view.weight;
+    const Eigen::Vector3d a1 = view.xn * R.row(2).transpose() - R.row(0).transpose();
+    const Eigen::Vector3d a2 = view.yn * R.row(2).transpose() - R.row(1).transpose();
+    const double b1 = t(0) - view.xn * t(2), b2 = t(1) - view.yn * t(2);
+    normal.noalias() += w2 * (a1 * a1.transpose() + a2 * a2.transpose());
+    rhs.noalias() += w2 * (a1 * b1 + a2 * b2);
   }
-  Eigen::SelfAdjointEigenSolver<Eigen::Matrix4d> solver(normal);
-  if (solver.info() != Eigen::Success) return false;
-  const Eigen::Vector4d X = solver.eigenvectors().col(0);
-  if (!(std::abs(X(3)) > 1e-12 * X.head<3>().norm())) return false;
-  point = X.head<3>() / X(3);
+  const Eigen::LDLT<Eigen::Matrix3d> ldlt(normal);
+  if (ldlt.info() != Eigen::Success || !ldlt.isPositive()) return false;
+  // Reject near-singular systems: the smallest pivot against the largest.
+  const Eigen::Vector3d pivots = ldlt.vectorD().cwiseAbs();
+  if (!(pivots.minCoeff() > 1e-14 * pivots.maxCoeff())) return false;
+  point = ldlt.solve(rhs);
   return point.allFinite();
+}
+
+/// Approximate pixel errors (normalised residual × focal length, lens distortion ignored) of the used
+/// views, cheap enough for the rejection loop. Returns the index of the worst used view (behind a
+/// camera counts as infinite) and whether every used view has the point in front.
+int worstView(const std::vector<CameraModel> &cameras, std::vector<View> &views,
+              const Eigen::Vector3d &point, double &worstError) {
+  int worst = -1;
+  worstError = -1;
+  for (size_t i = 0; i < views.size(); ++i) {
+    View &view = views[i];
+    if (!view.used) continue;
+    const CameraModel &cam = cameras[view.camera];
+    const Eigen::Vector3d p = cam.camFromWorld_R * point + cam.camFromWorld_t;
+    double e = INFINITY;
+    if (p.z() > 1e-9) {
+      const double iz = 1 / p.z();
+      const double ex = cam.fx * (p.x() * iz - view.xn), ey = cam.fy * (p.y() * iz - view.yn);
+      e = std::sqrt(ex * ex + ey * ey);
+    }
+    view.error = e;
+    if (e > worstError) {
+      worstError = e;
+      worst = int(i);
+    }
+  }
+  return worst;
 }
 
 /// Pixel reprojection error of `point` in every view (used or not); false if behind a used view's camera.
@@ -50,7 +81,7 @@ bool measure(const std::vector<CameraModel> &cameras, std::vector<View> &views,
     }
     double u, v;
     cam.toPixel(p.x() / p.z(), p.y() / p.z(), u, v);
-    view.error = std::hypot(u - view.u, v - view.v);
+    view.error = std::sqrt((u - view.u) * (u - view.u) + (v - view.v) * (v - view.v));
     if (!std::isfinite(view.error)) view.error = INFINITY;
   }
   return inFront;
@@ -89,38 +120,44 @@ bool evaluate(const std::vector<CameraModel> &cameras, const std::vector<View> &
   return std::isfinite(cost);
 }
 
-/// Levenberg–Marquardt on the Huber-weighted reprojection error (IRLS weights per iteration).
+/// Levenberg–Marquardt on the Huber-weighted reprojection error (IRLS weights per iteration). Each
+/// evaluation computes cost, gradient and Gauss–Newton matrix at once, so an accepted step costs one
+/// pass over the views.
 void refine(const std::vector<CameraModel> &cameras, const std::vector<View> &views,
             const mstri_options &options, Eigen::Vector3d &point) {
   double lambda = 1e-3, cost;
-  if (!evaluate(cameras, views, point, options.huber_px, cost, nullptr, nullptr)) return;
+  Eigen::Matrix3d H;
+  Eigen::Vector3d g;
+  if (!evaluate(cameras, views, point, options.huber_px, cost, &H, &g)) return;
   for (int iteration = 0; iteration < options.max_iterations; ++iteration) {
-    Eigen::Matrix3d H;
-    Eigen::Vector3d g;
-    double ignored;
-    evaluate(cameras, views, point, options.huber_px, ignored, &H, &g);
     if (g.norm() < 1e-14) break;
     bool accepted = false;
     for (int attempt = 0; attempt < 8 && !accepted; ++attempt) {
       Eigen::Matrix3d damped = H;
       damped.diagonal() *= 1 + lambda;
       const Eigen::Vector3d step = damped.ldlt().solve(-g);
-      if (!step.allFinite()) break;
+      if (!step.allFinite()) return;
       const Eigen::Vector3d candidate = point + step;
       double newCost;
-      if (evaluate(cameras, views, candidate, options.huber_px, newCost, nullptr, nullptr) &&
+      Eigen::Matrix3d newH;
+      Eigen::Vector3d newG;
+      if (evaluate(cameras, views, candidate, options.huber_px, newCost, &newH, &newG) &&
           newCost <= cost) {
-        const bool tiny = step.norm() < 1e-12 * (1 + point.norm());
+        // Stop at a nanometre-scale step or when the cost no longer falls measurably.
+        const bool converged =
+            step.norm() < 1e-9 * (1 + point.norm()) || cost - newCost <= 1e-12 * cost;
         point = candidate;
         cost = newCost;
+        H = newH;
+        g = newG;
         lambda = std::max(lambda * 0.1, 1e-9);
         accepted = true;
-        if (tiny) return;
+        if (converged) return;
       } else {
         lambda *= 10;
       }
     }
-    if (!accepted) break;
+    if (!accepted) return;
   }
 }
 
@@ -157,22 +194,19 @@ PointEstimate triangulatePoint(const std::vector<CameraModel> &cameras, std::vec
       result.status = MSTRI_DEGENERATE;
       return result;
     }
-    const bool inFront = measure(cameras, views, point);
     if (!options.robust) {
-      if (!inFront) {
+      if (!measure(cameras, views, point)) {
         result.status = MSTRI_BEHIND_CAMERA;
         return result;
       }
       break;
     }
     // Robust: drop the worst used view while it is over the threshold (behind counts as infinite).
-    int worst = -1;
-    for (size_t i = 0; i < views.size(); ++i) {
-      if (views[i].used && (worst < 0 || views[i].error > views[worst].error)) worst = int(i);
-    }
-    if (views[worst].error <= options.max_reprojection_px) break;
+    double worstError;
+    const int worst = worstView(cameras, views, point, worstError);
+    if (worstError <= options.max_reprojection_px) break;
     if (usedCount <= options.min_views) {
-      result.status = inFront ? MSTRI_INCONSISTENT : MSTRI_BEHIND_CAMERA;
+      result.status = std::isfinite(worstError) ? MSTRI_INCONSISTENT : MSTRI_BEHIND_CAMERA;
       return result;
     }
     views[worst].used = false;
@@ -182,8 +216,8 @@ PointEstimate triangulatePoint(const std::vector<CameraModel> &cameras, std::vec
       return result;
     }
   }
-  if (options.robust && options.max_iterations > 0) {
-    refine(cameras, views, options, point);
+  if (options.robust) {
+    if (options.max_iterations > 0) refine(cameras, views, options, point);
     if (!measure(cameras, views, point)) {
       result.status = MSTRI_BEHIND_CAMERA;
       return result;

@@ -127,7 +127,7 @@ mstri_status mstri_undistort_points(const double *camera, const double *pixels, 
 ///
 /// Algorithm: linear triangulation (DLT) on undistorted normalised coordinates, each view's two rows
 /// scaled by its confidence (Hartley & Zisserman, Multiple View Geometry, 2nd ed., §12.2), solved as
-/// the eigenvector of the smallest eigenvalue of the 4×4 normal matrix; cheirality and ray-angle
+/// its inhomogeneous form (X = (x, y, z, 1)) through the 3×3 normal equations; cheirality and ray-angle
 /// checks follow. Robust mode then rejects the worst view while its reprojection error exceeds the
 /// threshold (at most V − min_views DLT solves, never a subset search) and refines the point by
 /// Levenberg–Marquardt (Moré 1978) with iteratively reweighted Huber weights (Huber 1964).
