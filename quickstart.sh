@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# MatchScene quick start for Debian 12 with Swift 6.3.
+#   ./quickstart.sh        install what is missing, build, simulate the demo match, reconstruct it
+#   ./quickstart.sh test   install what is missing (test tools included) and run the whole test suite
+# Run as root, or as a user who may use sudo (apt-get is called through sudo then).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+mode=${1:-demo}
+runtime_packages=(pkg-config libeigen3-dev libassimp-dev)
+test_packages=()
+
+install_missing() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "Installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+case "$mode" in
+  demo)
+    install_missing "${runtime_packages[@]}"
+    swift build -c release --product matchscene
+    bin=.build/release/matchscene
+    "$bin" simulate --duration 30 --seed 1 --force -o demo/match
+    "$bin" reconstruct demo/match -o demo/out
+    "$bin" evaluate demo/out --truth demo/match/truth
+    echo
+    echo "3D scene:  $(pwd)/demo/out/scene.glb"
+    echo "3D tracks: $(pwd)/demo/out/tracks.csv"
+    ;;
+  test)
+    install_missing "${runtime_packages[@]}" ${test_packages[@]+"${test_packages[@]}"}
+    swift test
+    ;;
+  *)
+    echo "usage: $0 [demo|test]" >&2
+    exit 2
+    ;;
+esac
