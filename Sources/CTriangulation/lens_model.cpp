@@ -90,7 +90,15 @@ bool CameraModel::toNormalised(double u, double v, double &x, double &y) const {
   x = xd;
   y = yd;
   if (!hasDistortion) return true;
-  // Gauss–Newton on the forward model, starting at the distorted point.
+  // Gauss–Newton on the forward model, starting from the first-order inverse of the radial part.
+  if (!fisheye) {
+    const double r2 = xd * xd + yd * yd;
+    const double radial = 1 + r2 * (d[0] + r2 * (d[1] + r2 * d[4]));
+    if (radial > 0.5 && radial < 2) {
+      x = xd / radial;
+      y = yd / radial;
+    }
+  }
   double bestResidual = INFINITY, bestX = x, bestY = y;
   for (int iteration = 0; iteration < 30; ++iteration) {
     double fxd, fyd;

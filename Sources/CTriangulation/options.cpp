@@ -12,7 +12,7 @@ extern "C" mstri_options mstri_default_options(void) {
   o.max_reprojection_px = 8;
   o.huber_px = 2;
   o.min_views = 2;
-  o.max_iterations = 10;
+  o.max_iterations = 5;
   return o;
 }
 

@@ -5,12 +5,36 @@
 // parameter", Ann. Math. Statist. 35(1), 1964.
 #include "triangulate_point.hpp"
 
-#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 
 namespace mstri {
 namespace {
+
+/// Solves A x = b for a symmetric positive definite 3×3 A by an unrolled Cholesky factorisation
+/// (Eigen's generic LDLT is several times slower at this size). False when A is not safely positive
+/// definite: a pivot at or below `relativeFloor` times the largest diagonal entry.
+inline bool solveSPD3(const Eigen::Matrix3d &A, const Eigen::Vector3d &b, Eigen::Vector3d &x,
+                      double relativeFloor = 1e-14) {
+  const double floor = relativeFloor * std::max({A(0, 0), A(1, 1), A(2, 2)});
+  const double d0 = A(0, 0);
+  if (!(d0 > floor)) return false;
+  const double l0 = std::sqrt(d0);
+  const double l10 = A(1, 0) / l0, l20 = A(2, 0) / l0;
+  const double d1 = A(1, 1) - l10 * l10;
+  if (!(d1 > floor)) return false;
+  const double l1 = std::sqrt(d1);
+  const double l21 = (A(2, 1) - l20 * l10) / l1;
+  const double d2 = A(2, 2) - l20 * l20 - l21 * l21;
+  if (!(d2 > floor)) return false;
+  const double l2 = std::sqrt(d2);
+  // Forward (L y = b), then backward (Lᵀ x = y).
+  const double y0 = b(0) / l0, y1 = (b(1) - l10 * y0) / l1, y2 = (b(2) - l20 * y0 - l21 * y1) / l2;
+  x(2) = y2 / l2;
+  x(1) = (y1 - l21 * x(2)) / l1;
+  x(0) = (y0 - l10 * x(1) - l20 * x(2)) / l0;
+  return x.allFinite();
+}
 
 /// Weighted linear triangulation over the used views, in its inhomogeneous form (H&Z §12.2: the
 /// DLT rows with X = (x, y, z, 1)), solved from the 3×3 normal equations. False when the system is
@@ -28,43 +52,16 @@ bool linearTriangulate(const std::vector<CameraModel> &cameras, const std::vecto
     const Eigen::Vector3d a1 = view.xn * R.row(2).transpose() - R.row(0).transpose();
     const Eigen::Vector3d a2 = view.yn * R.row(2).transpose() - R.row(1).transpose();
     const double b1 = t(0) - view.xn * t(2), b2 = t(1) - view.yn * t(2);
-    normal.noalias() += w2 * (a1 * a1.transpose() + a2 * a2.transpose());
+    for (int i = 0; i < 3; ++i) {
+      for (int j = i; j < 3; ++j) normal(i, j) += w2 * (a1(i) * a1(j) + a2(i) * a2(j));
+    }
     rhs.noalias() += w2 * (a1 * b1 + a2 * b2);
   }
-  const Eigen::LDLT<Eigen::Matrix3d> ldlt(normal);
-  if (ldlt.info() != Eigen::Success || !ldlt.isPositive()) return false;
-  // Reject near-singular systems: the smallest pivot against the largest.
-  const Eigen::Vector3d pivots = ldlt.vectorD().cwiseAbs();
-  if (!(pivots.minCoeff() > 1e-14 * pivots.maxCoeff())) return false;
-  point = ldlt.solve(rhs);
-  return point.allFinite();
-}
-
-/// Approximate pixel errors (normalised residual × focal length, lens distortion ignored) of the used
-/// views, cheap enough for the rejection loop. Returns the index of the worst used view (behind a
-/// camera counts as infinite) and whether every used view has the point in front.
-int worstView(const std::vector<CameraModel> &cameras, std::vector<View> &views,
-              const Eigen::Vector3d &point, double &worstError) {
-  int worst = -1;
-  worstError = -1;
-  for (size_t i = 0; i < views.size(); ++i) {
-    View &view = views[i];
-    if (!view.used) continue;
-    const CameraModel &cam = cameras[view.camera];
-    const Eigen::Vector3d p = cam.camFromWorld_R * point + cam.camFromWorld_t;
-    double e = INFINITY;
-    if (p.z() > 1e-9) {
-      const double iz = 1 / p.z();
-      const double ex = cam.fx * (p.x() * iz - view.xn), ey = cam.fy * (p.y() * iz - view.yn);
-      e = std::sqrt(ex * ex + ey * ey);
-    }
-    view.error = e;
-    if (e > worstError) {
-      worstError = e;
-      worst = int(i);
-    }
-  }
-  return worst;
+  normal(1, 0) = normal(0, 1);
+  normal(2, 0) = normal(0, 2);
+  normal(2, 1) = normal(1, 2);
+  // Near-singular systems (rays that do not pin the point down) fail here.
+  return solveSPD3(normal, rhs, point);
 }
 
 /// Pixel reprojection error of `point` in every view (used or not); false if behind a used view's camera.
@@ -93,29 +90,54 @@ double huberCost(double r, double delta) {
 
 /// Robust cost of `point` and (optionally) the Gauss–Newton system, on residuals measured on the
 /// normalised image plane and scaled by the focal lengths (pixels, up to the lens distortion).
+///
+/// When `views` is writable (`errorsOut`), each used view's `error` receives the residual norm and
+/// `worst` the index of the largest (a view with the point behind it makes the call return false
+/// with that view as the worst).
 bool evaluate(const std::vector<CameraModel> &cameras, const std::vector<View> &views,
               const Eigen::Vector3d &point, double delta, double &cost, Eigen::Matrix3d *H,
-              Eigen::Vector3d *g) {
+              Eigen::Vector3d *g, std::vector<View> *errorsOut = nullptr, int *worst = nullptr) {
   cost = 0;
+  double worstError = -1;
+  if (worst) *worst = -1;
   if (H) H->setZero();
   if (g) g->setZero();
-  for (const View &view : views) {
+  for (size_t i = 0; i < views.size(); ++i) {
+    const View &view = views[i];
     if (!view.used) continue;
     const CameraModel &cam = cameras[view.camera];
     const Eigen::Vector3d p = cam.camFromWorld_R * point + cam.camFromWorld_t;
-    if (!(p.z() > 1e-9)) return false;
+    if (!(p.z() > 1e-9)) {
+      if (errorsOut) (*errorsOut)[i].error = INFINITY;
+      if (worst) *worst = int(i);
+      return false;
+    }
     const double iz = 1 / p.z();
     const Eigen::Vector2d r(cam.fx * (p.x() * iz - view.xn), cam.fy * (p.y() * iz - view.yn));
     const double norm = r.norm();
+    if (errorsOut) (*errorsOut)[i].error = norm;
+    if (worst && norm > worstError) {
+      worstError = norm;
+      *worst = int(i);
+    }
     cost += view.weight * huberCost(norm, delta);
     if (H && g) {
+      // J = diag(fx, fy)/z · [[1, 0, −x/z], [0, 1, −y/z]] · R, written out row by row.
       const double w = view.weight * (norm <= delta ? 1 : delta / norm);
-      Eigen::Matrix<double, 2, 3> dProj;
-      dProj << cam.fx * iz, 0, -cam.fx * p.x() * iz * iz, 0, cam.fy * iz, -cam.fy * p.y() * iz * iz;
-      const Eigen::Matrix<double, 2, 3> J = dProj * cam.camFromWorld_R;
-      H->noalias() += w * J.transpose() * J;
-      g->noalias() += w * J.transpose() * r;
+      const Eigen::Matrix3d &R = cam.camFromWorld_R;
+      const double xz = p.x() * iz, yz = p.y() * iz, ax = cam.fx * iz, ay = cam.fy * iz;
+      const Eigen::Vector3d j0 = ax * (R.row(0).transpose() - xz * R.row(2).transpose());
+      const Eigen::Vector3d j1 = ay * (R.row(1).transpose() - yz * R.row(2).transpose());
+      for (int a = 0; a < 3; ++a) {
+        for (int b = a; b < 3; ++b) (*H)(a, b) += w * (j0(a) * j0(b) + j1(a) * j1(b));
+      }
+      g->noalias() += w * (j0 * r(0) + j1 * r(1));
     }
+  }
+  if (H) {
+    (*H)(1, 0) = (*H)(0, 1);
+    (*H)(2, 0) = (*H)(0, 2);
+    (*H)(2, 1) = (*H)(1, 2);
   }
   return std::isfinite(cost);
 }
@@ -123,29 +145,28 @@ bool evaluate(const std::vector<CameraModel> &cameras, const std::vector<View> &
 /// Levenberg–Marquardt on the Huber-weighted reprojection error (IRLS weights per iteration). Each
 /// evaluation computes cost, gradient and Gauss–Newton matrix at once, so an accepted step costs one
 /// pass over the views.
+/// `cost`, `H` and `g` must hold the evaluation at `point`.
 void refine(const std::vector<CameraModel> &cameras, const std::vector<View> &views,
-            const mstri_options &options, Eigen::Vector3d &point) {
-  double lambda = 1e-3, cost;
-  Eigen::Matrix3d H;
-  Eigen::Vector3d g;
-  if (!evaluate(cameras, views, point, options.huber_px, cost, &H, &g)) return;
+            const mstri_options &options, Eigen::Vector3d &point, double cost, Eigen::Matrix3d H,
+            Eigen::Vector3d g) {
+  double lambda = 1e-3;
   for (int iteration = 0; iteration < options.max_iterations; ++iteration) {
     if (g.norm() < 1e-14) break;
     bool accepted = false;
     for (int attempt = 0; attempt < 8 && !accepted; ++attempt) {
       Eigen::Matrix3d damped = H;
       damped.diagonal() *= 1 + lambda;
-      const Eigen::Vector3d step = damped.ldlt().solve(-g);
-      if (!step.allFinite()) return;
+      Eigen::Vector3d step;
+      if (!solveSPD3(damped, -g, step, 1e-300)) return;
       const Eigen::Vector3d candidate = point + step;
       double newCost;
       Eigen::Matrix3d newH;
       Eigen::Vector3d newG;
       if (evaluate(cameras, views, candidate, options.huber_px, newCost, &newH, &newG) &&
           newCost <= cost) {
-        // Stop at a nanometre-scale step or when the cost no longer falls measurably.
-        const bool converged =
-            step.norm() < 1e-9 * (1 + point.norm()) || cost - newCost <= 1e-12 * cost;
+        // Stop at a step below 10 µm (a fraction of any camera's pixel footprint at sports
+        // distances) or when the cost falls by less than 1e-6 of itself.
+        const bool converged = step.squaredNorm() < 1e-10 || cost - newCost <= 1e-6 * cost;
         point = candidate;
         cost = newCost;
         H = newH;
@@ -163,7 +184,9 @@ void refine(const std::vector<CameraModel> &cameras, const std::vector<View> &vi
 
 /// Whether the used views' rays span at least `minAngle` (largest pairwise angle).
 bool raysSpreadEnough(const std::vector<View> &views, double minAngle) {
-  const double cosLimit = std::cos(minAngle);
+  // cos is costly next to the dot products; small angles (the usual limit) use 1 − θ²/2 + θ⁴/24.
+  const double a2 = minAngle * minAngle;
+  const double cosLimit = minAngle < 1e-2 ? 1 - a2 / 2 + a2 * a2 / 24 : std::cos(minAngle);
   for (size_t i = 0; i < views.size(); ++i) {
     if (!views[i].used) continue;
     for (size_t j = i + 1; j < views.size(); ++j) {
@@ -188,7 +211,9 @@ PointEstimate triangulatePoint(const std::vector<CameraModel> &cameras, std::vec
     result.status = MSTRI_DEGENERATE;
     return result;
   }
-  Eigen::Vector3d point;
+  Eigen::Vector3d point, g;
+  Eigen::Matrix3d H;
+  double cost = 0;
   for (;;) {
     if (!linearTriangulate(cameras, views, point)) {
       result.status = MSTRI_DEGENERATE;
@@ -202,11 +227,17 @@ PointEstimate triangulatePoint(const std::vector<CameraModel> &cameras, std::vec
       break;
     }
     // Robust: drop the worst used view while it is over the threshold (behind counts as infinite).
-    double worstError;
-    const int worst = worstView(cameras, views, point, worstError);
+    // The residuals are on the normalised plane scaled by the focal lengths: pixels up to distortion.
+    int worst;
+    const bool inFront = evaluate(cameras, views, point, options.huber_px, cost, &H, &g, &views, &worst);
+    if (worst < 0) {
+      result.status = MSTRI_NOT_CONVERGED;  // a non-finite residual without a culprit
+      return result;
+    }
+    const double worstError = inFront ? views[worst].error : INFINITY;
     if (worstError <= options.max_reprojection_px) break;
     if (usedCount <= options.min_views) {
-      result.status = std::isfinite(worstError) ? MSTRI_INCONSISTENT : MSTRI_BEHIND_CAMERA;
+      result.status = inFront ? MSTRI_INCONSISTENT : MSTRI_BEHIND_CAMERA;
       return result;
     }
     views[worst].used = false;
@@ -217,7 +248,7 @@ PointEstimate triangulatePoint(const std::vector<CameraModel> &cameras, std::vec
     }
   }
   if (options.robust) {
-    if (options.max_iterations > 0) refine(cameras, views, options, point);
+    if (options.max_iterations > 0) refine(cameras, views, options, point, cost, H, g);
     if (!measure(cameras, views, point)) {
       result.status = MSTRI_BEHIND_CAMERA;
       return result;

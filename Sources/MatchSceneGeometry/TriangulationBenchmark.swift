@@ -63,8 +63,8 @@ public struct TriangulationBenchmark: Sendable {
           best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         var sum = 0.0, n = 0
-        for i in 0..<points where batch!.status[i] == .ok {
-          sum += length(batch!.positions[i] - truth[i])
+        for i in 0..<points where batch!.status(i) == .ok {
+          sum += length(batch!.position(i) - truth[i])
           n += 1
         }
         figures.append(Figure(views: v, robust: robust, points: points, seconds: best, meanError: n > 0 ? sum / Double(n) : .nan))

@@ -18,11 +18,11 @@ public struct TriangulationOptions: Sendable, Equatable {
   /// Robust mode: the fewest views a point may keep.
   public var minViews = 2
   /// Robust mode: Levenberg–Marquardt iterations.
-  public var maxIterations = 10
+  public var maxIterations = 5
 
   public init() {}
 
-  /// Robust defaults (view rejection at 8 px, Huber 2 px, 10 LM iterations).
+  /// Robust defaults (view rejection at 8 px, Huber 2 px, 5 LM iterations).
   public static var robust: TriangulationOptions {
     var o = TriangulationOptions()
     o.robust = true

@@ -11,26 +11,42 @@ public struct TriangulatedPoint: Sendable, Equatable {
   public var viewCount: Int
 }
 
-/// Results of one batch call, in flat arrays (point-major for per-view values).
+/// Results of one batch call, kept in the flat arrays the kernel filled (point-major for per-view
+/// values), read through accessors so no per-point copies are made.
 public struct TriangulationBatch: Sendable {
   public let pointCount: Int
   public let cameraCount: Int
-  /// World points; zero where the status is not `.ok` (never NaN).
-  public var positions: [SIMD3<Double>]
-  public var status: [TriangulationStatus]
-  /// Mean reprojection error over used views, pixels; −1 on failure.
-  public var meanReprojectionPx: [Double]
-  /// Per point and camera: pixel error of the final point, −1 where the view was missing.
-  public var reprojectionPx: [Double]
-  /// Per point and camera: whether the view was used.
-  public var usedViews: [Bool]
+  let positionsFlat: [Double]
+  let statusRaw: [Int32]
+  let meanReprojection: [Double]
+  let reprojection: [Double]
+  let used: [UInt8]
 
-  /// Point `i` as a success or its failure status.
+  /// World position of point `i`; zero where the status is not `.ok` (never NaN).
+  public func position(_ i: Int) -> SIMD3<Double> {
+    SIMD3(positionsFlat[3 * i], positionsFlat[3 * i + 1], positionsFlat[3 * i + 2])
+  }
+
+  public func status(_ i: Int) -> TriangulationStatus { Shim.pointStatus(statusRaw[i]) }
+
+  /// Mean reprojection error of point `i` over its used views, pixels; −1 on failure.
+  public func meanReprojectionPx(_ i: Int) -> Double { meanReprojection[i] }
+
+  /// Pixel error of point `i` in `camera`, nil where that camera did not see it (or the point failed).
+  public func reprojectionPx(point i: Int, camera c: Int) -> Double? {
+    let e = reprojection[i * cameraCount + c]
+    return e >= 0 ? e : nil
+  }
+
+  /// Whether `camera` was used for point `i`.
+  public func isUsed(point i: Int, camera c: Int) -> Bool { used[i * cameraCount + c] != 0 }
+
+  /// Point `i` as a success, or nil when it failed (see `status(_:)`).
   public func point(_ i: Int) -> TriangulatedPoint? {
-    guard status[i] == .ok else { return nil }
-    var used = 0
-    for c in 0..<cameraCount where usedViews[i * cameraCount + c] { used += 1 }
-    return TriangulatedPoint(position: positions[i], meanReprojectionPx: meanReprojectionPx[i], viewCount: used)
+    guard statusRaw[i] == 0 else { return nil }
+    var n = 0
+    for c in 0..<cameraCount where used[i * cameraCount + c] != 0 { n += 1 }
+    return TriangulatedPoint(position: position(i), meanReprojectionPx: meanReprojection[i], viewCount: n)
   }
 }
 
@@ -62,13 +78,32 @@ public struct Triangulator: Sendable {
   public func triangulate(_ observations: [Keypoint2D]) throws -> TriangulationBatch {
     let m = cameras.count
     precondition(m > 0 && observations.count % m == 0, "observations must be point-major, cameras.count per point")
-    let n = observations.count / m
+    if Self.keypointIsThreeDoubles {
+      // Keypoint2D is three stored Doubles (x, y, confidence): hand its storage to the kernel as is.
+      return try observations.withUnsafeBufferPointer { buffer in
+        try buffer.withMemoryRebound(to: Double.self) { try triangulate(flat: $0, pointCount: observations.count / m) }
+      }
+    }
     var flat = [Double](repeating: 0, count: 3 * observations.count)
     for (i, o) in observations.enumerated() {
       flat[3 * i] = o.x
       flat[3 * i + 1] = o.y
       flat[3 * i + 2] = o.confidence
     }
+    return try flat.withUnsafeBufferPointer { try triangulate(flat: $0, pointCount: observations.count / m) }
+  }
+
+  /// Whether `Keypoint2D`'s memory is exactly (x, y, confidence) as Doubles.
+  static let keypointIsThreeDoubles =
+    MemoryLayout<Keypoint2D>.stride == 3 * MemoryLayout<Double>.stride
+    && MemoryLayout<Keypoint2D>.offset(of: \Keypoint2D.x) == 0
+    && MemoryLayout<Keypoint2D>.offset(of: \Keypoint2D.y) == 8
+    && MemoryLayout<Keypoint2D>.offset(of: \Keypoint2D.confidence) == 16
+
+  /// Triangulates from flat (x, y, confidence) triples, point-major; see `triangulate(_:)`.
+  public func triangulate(flat: UnsafeBufferPointer<Double>, pointCount n: Int) throws -> TriangulationBatch {
+    let m = cameras.count
+    precondition(flat.count >= 3 * n * m, "need 3 values per point and camera")
     var points = [Double](repeating: 0, count: 3 * n)
     var reprojection = [Double](repeating: -1, count: n * m)
     var mean = [Double](repeating: -1, count: n)
@@ -77,14 +112,12 @@ public struct Triangulator: Sendable {
     var shimOptions = options.shim
     if n > 0 {
       try Shim.check(
-        mstri_triangulate(records, m, flat, n, &shimOptions, &points, &reprojection, &mean, &used, &status),
+        mstri_triangulate(records, m, flat.baseAddress, n, &shimOptions, &points, &reprojection, &mean, &used, &status),
         "triangulate \(n) points")
     }
     return TriangulationBatch(
-      pointCount: n, cameraCount: m,
-      positions: (0..<n).map { SIMD3(points[3 * $0], points[3 * $0 + 1], points[3 * $0 + 2]) },
-      status: status.map(Shim.pointStatus), meanReprojectionPx: mean, reprojectionPx: reprojection,
-      usedViews: used.map { $0 != 0 })
+      pointCount: n, cameraCount: m, positionsFlat: points, statusRaw: status, meanReprojection: mean,
+      reprojection: reprojection, used: used)
   }
 
   /// Triangulates one point from one observation per camera (in camera order).
@@ -92,7 +125,7 @@ public struct Triangulator: Sendable {
   public func triangulate(point views: [Keypoint2D]) throws -> Result<TriangulatedPoint, TriangulationFailure> {
     let batch = try triangulate(views)
     if let p = batch.point(0) { return .success(p) }
-    return .failure(TriangulationFailure(status: batch.status[0]))
+    return .failure(TriangulationFailure(status: batch.status(0)))
   }
 }
 

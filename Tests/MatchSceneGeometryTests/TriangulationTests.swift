@@ -23,9 +23,9 @@ final class TriangulationTests: XCTestCase {
     for options in [TriangulationOptions(), .robust] {
       let batch = try Triangulator(cameras: cameras, options: options).triangulate(observe(points, cameras))
       for (i, truth) in points.enumerated() {
-        XCTAssertEqual(batch.status[i], .ok)
-        assertClose(batch.positions[i], truth, absolute: 1e-12, relative: 1e-9)
-        XCTAssertLessThan(batch.meanReprojectionPx[i], 1e-6)
+        XCTAssertEqual(batch.status(i), .ok)
+        assertClose(batch.position(i), truth, absolute: 1e-12, relative: 1e-9)
+        XCTAssertLessThan(batch.meanReprojectionPx(i), 1e-6)
         XCTAssertEqual(batch.point(i)?.viewCount, 4)
       }
     }
@@ -38,8 +38,8 @@ final class TriangulationTests: XCTestCase {
     let triangulator = try Triangulator(cameras: cameras, options: .robust)
     let whole = try triangulator.triangulate(observations)
     let single = try triangulator.triangulate(Array(observations[(4321 * 8)..<(4322 * 8)]))
-    XCTAssertEqual(whole.positions[4321], single.positions[0])
-    for (i, truth) in points.enumerated() { assertClose(whole.positions[i], truth, relative: 1e-9) }
+    XCTAssertEqual(whole.position(4321), single.position(0))
+    for (i, truth) in points.enumerated() { assertClose(whole.position(i), truth, relative: 1e-9) }
   }
 
   func testOneViewIsTooFew() throws {
@@ -55,8 +55,8 @@ final class TriangulationTests: XCTestCase {
     var obs = observe([SIMD3(0.1, 0.2, 1)], cameras)
     for c in 1..<4 { obs[c].confidence = 0.05 }
     let batch = try Triangulator(cameras: cameras).triangulate(obs)
-    XCTAssertEqual(batch.status[0], .tooFewViews)
-    XCTAssertEqual(batch.positions[0], .zero)
+    XCTAssertEqual(batch.status(0), .tooFewViews)
+    XCTAssertEqual(batch.position(0), .zero)
   }
 
   func testParallelRaysAreDegenerateNotNaN() throws {
@@ -68,10 +68,10 @@ final class TriangulationTests: XCTestCase {
       SIMD3(1, 10, 1), from: SIMD3(1, 0, 1), name: "b", imageSize: ImageSize(width: 1000, height: 1000), focalPx: 1000)
     let centre = Keypoint2D(x: 499.5, y: 499.5, confidence: 1)
     let batch = try Triangulator(cameras: [a, b]).triangulate([centre, centre])
-    XCTAssertEqual(batch.status[0], .degenerate)
-    XCTAssertTrue(batch.positions[0].x.isFinite && batch.meanReprojectionPx[0] == -1)
+    XCTAssertEqual(batch.status(0), .degenerate)
+    XCTAssertTrue(batch.position(0).x.isFinite && batch.meanReprojectionPx(0) == -1)
     let robust = try Triangulator(cameras: [a, b], options: .robust).triangulate([centre, centre])
-    XCTAssertEqual(robust.status[0], .degenerate)
+    XCTAssertEqual(robust.status(0), .degenerate)
   }
 
   func testPointBehindACameraFails() throws {
@@ -83,13 +83,13 @@ final class TriangulationTests: XCTestCase {
     let obs = [Keypoint2D(x: 299.5, y: 499.5, confidence: 1), Keypoint2D(x: 699.5, y: 499.5, confidence: 1)]
     for options in [TriangulationOptions(), .robust] {
       let batch = try Triangulator(cameras: [a, b], options: options).triangulate(obs)
-      XCTAssertEqual(batch.status[0], .behindCamera)
-      XCTAssertEqual(batch.positions[0], .zero)
+      XCTAssertEqual(batch.status(0), .behindCamera)
+      XCTAssertEqual(batch.position(0), .zero)
     }
     // Sanity: the converging pair triangulates in front, at (2, 10, 0).
     let front = try Triangulator(cameras: [a, b]).triangulate(
       [Keypoint2D(x: 699.5, y: 499.5, confidence: 1), Keypoint2D(x: 299.5, y: 499.5, confidence: 1)])
-    assertClose(front.positions[0], SIMD3(2, 10, 0), absolute: 1e-9)
+    assertClose(front.position(0), SIMD3(2, 10, 0), absolute: 1e-9)
   }
 
   func testRobustModeRejectsAGrossOutlier() throws {
@@ -98,12 +98,12 @@ final class TriangulationTests: XCTestCase {
     var obs = observe([truth], cameras)
     obs[2].x += 120  // a wrong keypoint in camera 3
     let plain = try Triangulator(cameras: cameras).triangulate(obs)
-    XCTAssertGreaterThan(length(plain.positions[0] - truth), 0.02)
+    XCTAssertGreaterThan(length(plain.position(0) - truth), 0.02)
     let robust = try Triangulator(cameras: cameras, options: .robust).triangulate(obs)
-    XCTAssertEqual(robust.status[0], .ok)
-    assertClose(robust.positions[0], truth, absolute: 1e-9)
-    XCTAssertEqual(robust.usedViews, [true, true, false, true])
-    XCTAssertGreaterThan(robust.reprojectionPx[2], 100)
+    XCTAssertEqual(robust.status(0), .ok)
+    assertClose(robust.position(0), truth, absolute: 1e-9)
+    XCTAssertEqual((0..<4).map { robust.isUsed(point: 0, camera: $0) }, [true, true, false, true])
+    XCTAssertGreaterThan(robust.reprojectionPx(point: 0, camera: 2) ?? 0, 100)
   }
 
   func testInvalidCameraAndOptionsThrow() {

@@ -79,7 +79,7 @@ typedef struct mstri_options {
   double huber_px;
   /// Robust mode: the fewest views a point may keep. Default 2.
   int32_t min_views;
-  /// Robust mode: LM iterations. Default 10.
+  /// Robust mode: LM iterations. Default 5 (two usually reach the optimum within 0.1 µm).
   int32_t max_iterations;
 } mstri_options;
 
