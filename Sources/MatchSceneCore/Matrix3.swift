@@ -71,20 +71,22 @@ public struct Matrix3: Sendable, Equatable, Hashable {
 
   /// The Rodrigues vector of this rotation (inverse of `rodrigues(_:)`), angle in [0, π].
   public var rodriguesVector: SIMD3<Double> {
+    // atan2 of sine and cosine stays accurate near 0 and π, where acos of the trace loses half the digits.
     let cosTheta = max(-1, min(1, (m[0] + m[4] + m[8] - 1) / 2))
-    let theta = acos(cosTheta)
+    let sinTheta = length(SIMD3(m[7] - m[5], m[2] - m[6], m[3] - m[1])) / 2
+    let theta = atan2(sinTheta, cosTheta)
     if theta < 1e-12 { return SIMD3(0, 0, 0) }
-    if Double.pi - theta < 1e-6 {
-      // Near π the antisymmetric part vanishes; read the axis from the symmetric part.
-      let xx = max(0, (m[0] + 1) / 2), yy = max(0, (m[4] + 1) / 2), zz = max(0, (m[8] + 1) / 2)
-      var axis = SIMD3(xx.squareRoot(), yy.squareRoot(), zz.squareRoot())
-      if axis.x > 1e-6 {
-        axis.y = copysign(axis.y, m[1] + m[3]); axis.z = copysign(axis.z, m[2] + m[6])
-      } else if axis.y > 1e-6 {
-        axis.z = copysign(axis.z, m[5] + m[7])
-      }
-      let n = (axis * axis).sum().squareRoot()
-      return axis / n * theta
+    if theta > 2.5 {
+      // Near π the antisymmetric part vanishes. The symmetric part minus cos θ · I equals
+      // (1 − cos θ) k kᵀ exactly; its largest column gives the axis, the antisymmetric part its sign.
+      let b = [m[0] - cosTheta, (m[1] + m[3]) / 2, (m[2] + m[6]) / 2,
+               (m[1] + m[3]) / 2, m[4] - cosTheta, (m[5] + m[7]) / 2,
+               (m[2] + m[6]) / 2, (m[5] + m[7]) / 2, m[8] - cosTheta]
+      let columns = (0..<3).map { SIMD3(b[$0], b[3 + $0], b[6 + $0]) }
+      var axis = normalize(columns.max { length($0) < length($1) }!)
+      let antisymmetric = SIMD3(m[7] - m[5], m[2] - m[6], m[3] - m[1])
+      if dot(axis, antisymmetric) < 0 { axis = -axis }
+      return axis * theta
     }
     let w = SIMD3(m[7] - m[5], m[2] - m[6], m[3] - m[1]) / (2 * sin(theta))
     return w * theta

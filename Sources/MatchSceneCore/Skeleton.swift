@@ -66,6 +66,4 @@ public struct Skeleton: Sendable, Equatable, Hashable {
       ("left_knee", "left_ankle"), ("right_hip", "right_knee"), ("right_knee", "right_ankle"),
     ])
 
-  /// Skeletons known by name.
-  public static let builtIn: [String: Skeleton] = ["coco17": .coco17, "coco": .coco17]
 }
