@@ -97,3 +97,28 @@ final class FilterTests: XCTestCase {
     for i in 20..<35 { XCTAssertNil(y[i]) }
   }
 }
+
+final class BoneLengthTests: XCTestCase {
+  func testNoisyLimbsGetConstantLengths() {
+    let skeleton = Skeleton(name: "arm", keypoints: ["shoulder", "elbow", "wrist"], bones: [("shoulder", "elbow"), ("elbow", "wrist")])
+    var rng = SeededGenerator(seed: 9)
+    var frames: [[SIMD3<Double>?]] = []
+    for f in 0..<200 {
+      let a = Double(f) / 30
+      let shoulder = SIMD3<Double>(0, 0, 1.4), elbow = shoulder + 0.3 * SIMD3(cos(a), sin(a), 0)
+      let wrist = elbow + 0.25 * SIMD3(0, cos(a), sin(a))
+      frames.append([shoulder, elbow, wrist].map { $0 + 0.01 * SIMD3(rng.gaussian(), rng.gaussian(), rng.gaussian()) })
+    }
+    let lengths = BoneLengthConstraint.lengths(of: frames, skeleton: skeleton)
+    XCTAssertEqual(lengths[0]!, 0.3, accuracy: 0.01)
+    XCTAssertEqual(lengths[1]!, 0.25, accuracy: 0.01)
+    let constraint = BoneLengthConstraint()
+    for var joints in frames {
+      let before = joints
+      constraint.apply(&joints, lengths: lengths, skeleton: skeleton)
+      XCTAssertEqual(length(joints[0]! - joints[1]!), lengths[0]!, accuracy: 2e-4)
+      XCTAssertEqual(length(joints[1]! - joints[2]!), lengths[1]!, accuracy: 2e-4)
+      for j in 0..<3 { XCTAssertLessThan(length(joints[j]! - before[j]!), 0.06, "moves stay near the evidence") }
+    }
+  }
+}
