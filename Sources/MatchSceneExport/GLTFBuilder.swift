@@ -1,0 +1,190 @@
+import Foundation
+
+/// Assembles a `GLTFDocument`: appends typed binary data to one buffer and keeps the object arrays.
+///
+/// Every data call appends a new buffer view starting on a 4-byte boundary (glTF 2.0 §3.6.2.4:
+/// accessor offsets must be multiples of the component size; vertex attributes 4-byte aligned) and
+/// returns the index of a new accessor over it. Float accessors always carry `min` and `max`
+/// (required for POSITION and for animation inputs, §3.6.2.5 and §3.11), computed from the Float32
+/// values actually stored. Non-finite values are rejected, since glTF forbids NaN and ±Inf in
+/// float data (§3.6.2.2).
+public struct GLTFBuilder: Sendable {
+  /// What a buffer view holds, which decides its `target` (§3.6.1.2: only vertex attributes and
+  /// indices get one; animation and other data must not).
+  public enum Usage: Sendable {
+    case vertexAttribute
+    case animation
+  }
+
+  public private(set) var document: GLTFDocument
+  private var binary = Data()
+
+  /// An empty document whose `asset.generator` is `generator`.
+  public init(generator: String = "MatchScene") {
+    document = GLTFDocument()
+    document.asset = GLTFAsset(generator: generator)
+  }
+
+  // MARK: - Binary data
+
+  /// Appends 3-component Float32 vectors (POSITION, NORMAL, translations, scales).
+  /// - Throws: `GLTFError` when `values` is empty or holds NaN/Inf.
+  public mutating func addVec3(_ values: [SIMD3<Float>], usage: Usage, name: String? = nil) throws -> Int {
+    try addFloats(values.flatMap { [$0.x, $0.y, $0.z] }, type: .vec3, usage: usage, name: name)
+  }
+
+  /// Appends 4-component Float32 vectors (COLOR_0, rotations as x, y, z, w).
+  /// - Throws: `GLTFError` when `values` is empty or holds NaN/Inf.
+  public mutating func addVec4(_ values: [SIMD4<Float>], usage: Usage, name: String? = nil) throws -> Int {
+    try addFloats(values.flatMap { [$0.x, $0.y, $0.z, $0.w] }, type: .vec4, usage: usage, name: name)
+  }
+
+  /// Appends Float32 scalars (animation times in seconds).
+  /// - Throws: `GLTFError` when `values` is empty or holds NaN/Inf.
+  public mutating func addScalars(_ values: [Float], usage: Usage = .animation, name: String? = nil) throws -> Int {
+    try addFloats(values, type: .scalar, usage: usage, name: name)
+  }
+
+  /// Appends triangle indices, as UInt16 when every index is below 65535 and as UInt32 otherwise (the
+  /// largest value of a component type is reserved, §3.7.2.1).
+  /// - Throws: `GLTFError` when `indices` is empty or holds 4294967295.
+  public mutating func addIndices(_ indices: [UInt32], name: String? = nil) throws -> Int {
+    guard let top = indices.max() else { throw GLTFError("accessor \(name ?? "indices") is empty") }
+    if top < UInt32(UInt16.max) { return try addIndices16(indices.map { UInt16($0) }, name: name) }
+    return try addIndices32(indices, name: name)
+  }
+
+  /// Appends UInt16 indices. - Throws: `GLTFError` when empty or holding 65535.
+  public mutating func addIndices16(_ indices: [UInt16], name: String? = nil) throws -> Int {
+    guard !indices.isEmpty else { throw GLTFError("accessor \(name ?? "indices") is empty") }
+    guard !indices.contains(.max) else { throw GLTFError("index 65535 is reserved for UInt16 indices") }
+    var bytes = Data(capacity: indices.count * 2)
+    for i in indices { withUnsafeBytes(of: i.littleEndian) { bytes.append(contentsOf: $0) } }
+    let view = appendView(bytes, target: GLTFBufferView.elementArrayBuffer)
+    return appendAccessor(
+      GLTFAccessor(
+        name: name, bufferView: view, componentType: GLTFComponentType.unsignedShort.rawValue,
+        count: indices.count, type: GLTFAccessorType.scalar.rawValue))
+  }
+
+  /// Appends UInt32 indices. - Throws: `GLTFError` when empty or holding 4294967295.
+  public mutating func addIndices32(_ indices: [UInt32], name: String? = nil) throws -> Int {
+    guard !indices.isEmpty else { throw GLTFError("accessor \(name ?? "indices") is empty") }
+    guard !indices.contains(.max) else { throw GLTFError("index 4294967295 is reserved for UInt32 indices") }
+    var bytes = Data(capacity: indices.count * 4)
+    for i in indices { withUnsafeBytes(of: i.littleEndian) { bytes.append(contentsOf: $0) } }
+    let view = appendView(bytes, target: GLTFBufferView.elementArrayBuffer)
+    return appendAccessor(
+      GLTFAccessor(
+        name: name, bufferView: view, componentType: GLTFComponentType.unsignedInt.rawValue,
+        count: indices.count, type: GLTFAccessorType.scalar.rawValue))
+  }
+
+  private mutating func addFloats(
+    _ flat: [Float], type: GLTFAccessorType, usage: Usage, name: String?
+  ) throws -> Int {
+    let n = type.componentCount
+    guard !flat.isEmpty else { throw GLTFError("accessor \(name ?? "#\(accessorCount)") is empty") }
+    var lo = [Float](repeating: .infinity, count: n)
+    var hi = [Float](repeating: -.infinity, count: n)
+    var bytes = Data(capacity: flat.count * 4)
+    for (k, x) in flat.enumerated() {
+      guard x.isFinite else {
+        throw GLTFError(
+          "accessor \(name ?? "#\(accessorCount)"): element \(k / n + 1) component \(k % n + 1) is \(x) "
+            + "(glTF float data must be finite)")
+      }
+      lo[k % n] = Swift.min(lo[k % n], x)
+      hi[k % n] = Swift.max(hi[k % n], x)
+      withUnsafeBytes(of: x.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    let view = appendView(bytes, target: usage == .vertexAttribute ? GLTFBufferView.arrayBuffer : nil)
+    // -0 and +0 compare equal; write +0 so min/max read the same as the data in every viewer.
+    return appendAccessor(
+      GLTFAccessor(
+        name: name, bufferView: view, componentType: GLTFComponentType.float.rawValue,
+        count: flat.count / n, type: type.rawValue, min: lo.map { Double($0 + 0) }, max: hi.map { Double($0 + 0) }))
+  }
+
+  private var accessorCount: Int { document.accessors?.count ?? 0 }
+
+  /// Pads the buffer to 4 bytes, appends `bytes` and a buffer view over them.
+  private mutating func appendView(_ bytes: Data, target: Int?) -> Int {
+    while binary.count % 4 != 0 { binary.append(0) }
+    let view = GLTFBufferView(buffer: 0, byteOffset: binary.count, byteLength: bytes.count, target: target)
+    binary.append(bytes)
+    document.bufferViews = (document.bufferViews ?? []) + [view]
+    return document.bufferViews!.count - 1
+  }
+
+  private mutating func appendAccessor(_ accessor: GLTFAccessor) -> Int {
+    document.accessors = (document.accessors ?? []) + [accessor]
+    return document.accessors!.count - 1
+  }
+
+  // MARK: - Objects
+
+  /// Appends a node; with `parent`, also lists it among the parent's children. Returns its index.
+  /// - Precondition: `parent` is an index returned by an earlier call.
+  public mutating func addNode(_ node: GLTFNode, parent: Int? = nil) -> Int {
+    var nodes = document.nodes ?? []
+    nodes.append(node)
+    let index = nodes.count - 1
+    if let parent {
+      precondition(parent < index, "parent node must be added first")
+      nodes[parent].children = (nodes[parent].children ?? []) + [index]
+    }
+    document.nodes = nodes
+    return index
+  }
+
+  /// Replaces node `index`'s extras.
+  public mutating func setExtras(_ extras: JSONValue?, node index: Int) {
+    document.nodes?[index].extras = extras
+  }
+
+  /// Replaces node `index` (keeping its children).
+  public mutating func updateNode(_ index: Int, _ change: (inout GLTFNode) -> Void) {
+    guard var node = document.nodes?[index] else { return }
+    change(&node)
+    document.nodes?[index] = node
+  }
+
+  public mutating func addMesh(_ mesh: GLTFMesh) -> Int {
+    document.meshes = (document.meshes ?? []) + [mesh]
+    return document.meshes!.count - 1
+  }
+
+  public mutating func addMaterial(_ material: GLTFMaterial) -> Int {
+    document.materials = (document.materials ?? []) + [material]
+    return document.materials!.count - 1
+  }
+
+  public mutating func addCamera(_ camera: GLTFCamera) -> Int {
+    document.cameras = (document.cameras ?? []) + [camera]
+    return document.cameras!.count - 1
+  }
+
+  public mutating func addAnimation(_ animation: GLTFAnimation) -> Int {
+    document.animations = (document.animations ?? []) + [animation]
+    return document.animations!.count - 1
+  }
+
+  /// Appends a scene; the first one added becomes the default `scene`.
+  public mutating func addScene(_ scene: GLTFScene) -> Int {
+    document.scenes = (document.scenes ?? []) + [scene]
+    if document.scene == nil { document.scene = 0 }
+    return document.scenes!.count - 1
+  }
+
+  /// The finished document: the binary buffer padded to 4 bytes as `buffers[0]` (none when no data
+  /// was added), and no empty arrays.
+  public func finish() -> GLTFDocument {
+    var d = document
+    var bytes = binary
+    while bytes.count % 4 != 0 { bytes.append(0) }
+    if !bytes.isEmpty { d.buffers = [GLTFBuffer(byteLength: bytes.count)] }
+    d.binary = bytes
+    return d.pruned()
+  }
+}

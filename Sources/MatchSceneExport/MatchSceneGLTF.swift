@@ -1,0 +1,88 @@
+import Foundation
+import MatchSceneAssets
+import MatchSceneCore
+
+/// Builds the glTF scene of a reconstructed match: venue, ball, players (keypoint spheres and limb
+/// prisms), calibrated cameras and the animation of every track.
+///
+/// Layout (node names are a contract other tools rely on):
+/// - `matchscene`: the only scene root; its rotation turns the calibration world (`worldUp` up) into
+///   glTF's y-up (§3.4: "glTF uses a right-handed coordinate system … +Y is up"). Everything below it is
+///   in calibration world coordinates, metres.
+/// - `venue`: the table, lines, net, legs and floor generated from the sport's dimensions (or the user's
+///   mesh).
+/// - `ball`: an icosphere of the sport's ball radius, translation animated from the ball track.
+/// - one node per player track named by its id (`P1`, …), with a child per skeleton keypoint named by
+///   the keypoint (`nose`, `left_wrist`, …) and a child per bone named `P1/<from>-<to>`, a unit prism
+///   whose translation, rotation and scale follow its two joints every frame.
+/// - one node per camera, named after it, carrying a glTF perspective camera at the camera's pose.
+///
+/// The animation `match` samples every frame from the reconstruction's first to its last, times
+/// `(frame − firstFrame) / fps` from 0 s, with one shared time accessor. Frames where a track has no data
+/// hold the nearest known position (before, else after); a track or keypoint with no data at all is left
+/// out. `SceneOptions.clips` add more animations the same way.
+public enum MatchSceneGLTF {
+  public static let rootName = "matchscene"
+  public static let ballName = "ball"
+  public static let venueName = "venue"
+  public static let animationName = "match"
+  public static let generator = "MatchScene"
+
+  /// The glTF document of `reconstruction`.
+  /// - Parameters:
+  ///   - cameras: calibrated cameras to place in the scene (`SceneOptions.includeCameras`).
+  ///   - sport: ball radius, venue dimensions and colours.
+  ///   - worldUp: the calibration world's up direction (non-zero), e.g. (0, 0, 1).
+  /// - Throws: `GLTFError` for a non-finite position, a bad frame rate, bad options or non-finite data;
+  ///   `InputError` when the sport lacks a venue dimension or colour; `AssimpError` when `venueMesh`
+  ///   cannot be read.
+  public static func build(
+    _ reconstruction: Reconstruction, cameras: [Camera], sport: SportSpec, worldUp: SIMD3<Double>,
+    options: SceneOptions = SceneOptions()
+  ) throws -> GLTFDocument {
+    try options.check()
+    guard reconstruction.fps.isFinite, reconstruction.fps > 0 else {
+      throw GLTFError("frame rate \(reconstruction.fps) must be > 0")
+    }
+    guard worldUp.x.isFinite, worldUp.y.isFinite, worldUp.z.isFinite, length(worldUp) > 0 else {
+      throw GLTFError("worldUp \(worldUp) must be a finite non-zero vector")
+    }
+    let table = try TrackTable(reconstruction)
+    var scene = SceneAssembly(builder: GLTFBuilder(generator: generator), table: table, options: options)
+
+    let yUpFromWorld = Matrix3.rotation(from: worldUp, to: SIMD3(0, 1, 0))
+    let root = scene.builder.addNode(
+      GLTFNode(name: rootName, rotation: Self.array(Quaternion.float32(Quaternion.fromMatrix(yUpFromWorld)))))
+
+    if options.includeVenue { try scene.addVenue(sport: sport, parent: root) }
+    let range = reconstruction.frameRange
+    try scene.addPlayers(reconstruction, parent: root, firstFrame: range?.lowerBound)
+    try scene.addBalls(reconstruction, sport: sport, parent: root, firstFrame: range?.lowerBound)
+    if options.includeCameras {
+      for camera in cameras { try scene.addCamera(camera, parent: root) }
+    }
+
+    if let range {
+      try scene.addAnimation(name: animationName, frames: range, fps: reconstruction.fps)
+    }
+    for clip in options.clips {
+      try scene.addAnimation(name: clip.name, frames: clip.frames, fps: reconstruction.fps)
+    }
+
+    let up = normalize(worldUp)
+    var extras: [String: JSONValue] = options.sceneExtras
+    extras["generator"] = .string(generator)
+    extras["fps"] = .number(reconstruction.fps)
+    extras["up"] = .array([.number(up.x), .number(up.y), .number(up.z)])
+    extras["skeleton"] = .string(reconstruction.skeleton.name)
+    if let range {
+      extras["firstFrame"] = .number(Double(range.lowerBound))
+      extras["lastFrame"] = .number(Double(range.upperBound))
+    }
+    _ = scene.builder.addScene(GLTFScene(name: rootName, nodes: [root], extras: .object(extras)))
+    return scene.builder.finish()
+  }
+
+  static func array(_ v: SIMD4<Float>) -> [Float] { [v.x, v.y, v.z, v.w] }
+  static func array(_ v: SIMD3<Double>) -> [Float] { [Float(v.x), Float(v.y), Float(v.z)] }
+}

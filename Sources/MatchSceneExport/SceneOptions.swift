@@ -1,0 +1,79 @@
+import Foundation
+
+/// What `MatchSceneGLTF.build` puts in the scene, beyond the reconstruction itself. Every default is usable.
+public struct SceneOptions: Sendable {
+  /// Extra animations, each sampled at every frame of its range with its own time accessor from 0 s.
+  public var clips: [(name: String, frames: ClosedRange<Int>)]
+  /// Extra members of the scene's `extras` (e.g. `events`). The builder's own keys (`fps`, `firstFrame`,
+  /// `lastFrame`, `generator`, `up`, `skeleton`) take precedence over same-named keys here.
+  public var sceneExtras: [String: JSONValue]
+  /// A user-supplied venue mesh (any format assimp reads) in calibration world coordinates, metres; when
+  /// set it replaces the venue generated from the sport's dimensions.
+  public var venueMesh: URL?
+  /// Whether to add the venue at all.
+  public var includeVenue: Bool
+  /// Whether to add a node per calibrated camera.
+  public var includeCameras: Bool
+  /// Radius of the sphere drawn at each player keypoint, metres.
+  public var jointRadius: Double
+  /// Circumradius of the hexagonal prism drawn along each bone, metres.
+  public var limbRadius: Double
+  /// Player colours (linear RGB in [0, 1]), used in order of the players' first appearance and repeated.
+  public var playerColors: [SIMD3<Double>]
+  /// Near and far clip distances of the glTF cameras, metres; a nil far plane asks for an infinite projection.
+  public var cameraZNear: Double
+  public var cameraZFar: Double?
+  /// Keyframe interpolation of every channel: `.linear` or `.step`.
+  public var interpolation: GLTFInterpolation
+  /// Also drive the rotation and scale of every translation-only node (keypoints, ball) with constant
+  /// identity/unit keys, through two samplers shared by all of them (a few bytes per frame in all).
+  /// Some converters need every animated node to have all three channels with equal key counts: assimp
+  /// 5.2's Collada exporter writes dangling references otherwise.
+  public var completeTransformChannels: Bool
+
+  public init(
+    clips: [(name: String, frames: ClosedRange<Int>)] = [], sceneExtras: [String: JSONValue] = [:],
+    venueMesh: URL? = nil, includeVenue: Bool = true, includeCameras: Bool = true, jointRadius: Double = 0.03,
+    limbRadius: Double = 0.012,
+    playerColors: [SIMD3<Double>] = [
+      SIMD3(0.85, 0.15, 0.15), SIMD3(0.15, 0.45, 0.90), SIMD3(0.20, 0.70, 0.25), SIMD3(0.80, 0.70, 0.10),
+      SIMD3(0.60, 0.25, 0.75), SIMD3(0.10, 0.70, 0.70),
+    ],
+    cameraZNear: Double = 0.05, cameraZFar: Double? = 1000, interpolation: GLTFInterpolation = .linear,
+    completeTransformChannels: Bool = true
+  ) {
+    self.clips = clips
+    self.sceneExtras = sceneExtras
+    self.venueMesh = venueMesh
+    self.includeVenue = includeVenue
+    self.includeCameras = includeCameras
+    self.jointRadius = jointRadius
+    self.limbRadius = limbRadius
+    self.playerColors = playerColors
+    self.cameraZNear = cameraZNear
+    self.cameraZFar = cameraZFar
+    self.interpolation = interpolation
+    self.completeTransformChannels = completeTransformChannels
+  }
+
+  /// Checks the options before any work starts.
+  /// - Throws: `GLTFError` naming the first bad option.
+  public func check() throws {
+    guard jointRadius.isFinite, jointRadius > 0 else { throw GLTFError("jointRadius \(jointRadius) must be > 0") }
+    guard limbRadius.isFinite, limbRadius > 0 else { throw GLTFError("limbRadius \(limbRadius) must be > 0") }
+    guard !playerColors.isEmpty else { throw GLTFError("playerColors is empty") }
+    for c in playerColors where !(0...1).contains(c.x) || !(0...1).contains(c.y) || !(0...1).contains(c.z) {
+      throw GLTFError("player colour \(c) has a component outside [0, 1]")
+    }
+    guard cameraZNear.isFinite, cameraZNear > 0 else { throw GLTFError("cameraZNear \(cameraZNear) must be > 0") }
+    if let far = cameraZFar, !(far.isFinite && far > cameraZNear) {
+      throw GLTFError("cameraZFar \(far) must be finite and > cameraZNear \(cameraZNear)")
+    }
+    guard interpolation != .cubicSpline else { throw GLTFError("interpolation must be LINEAR or STEP") }
+    var names = Set<String>()
+    for clip in clips {
+      guard !clip.name.isEmpty else { throw GLTFError("a clip has an empty name") }
+      guard names.insert(clip.name).inserted else { throw GLTFError("clip name '\(clip.name)' used twice") }
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import MatchSceneCore
+
+/// The reconstruction's positions by track, joint and frame, with hold-nearest sampling for frames
+/// without data.
+struct TrackTable {
+  /// positions[track][joint][frame], metres, calibration world.
+  private var positions: [String: [String: [Int: SIMD3<Double>]]] = [:]
+  /// Known frames of each track/joint, ascending.
+  private var frames: [String: [String: [Int]]] = [:]
+
+  /// - Throws: `GLTFError` naming track, joint and frame of the first non-finite position.
+  init(_ reconstruction: Reconstruction) throws {
+    for p in reconstruction.points {
+      guard p.position.x.isFinite, p.position.y.isFinite, p.position.z.isFinite else {
+        throw GLTFError(
+          "track \(p.track) joint \(p.joint) frame \(p.frame): position \(p.position) is not finite")
+      }
+      positions[p.track, default: [:]][p.joint, default: [:]][p.frame] = p.position
+    }
+    for (track, joints) in positions {
+      for (joint, byFrame) in joints { frames[track, default: [:]][joint] = byFrame.keys.sorted() }
+    }
+  }
+
+  /// Whether `track` has any position of `joint`.
+  func has(track: String, joint: String) -> Bool { positions[track]?[joint] != nil }
+
+  /// The position of `joint` in `track` at every frame of `range`. A frame without data takes the nearest
+  /// known frame before it, else the nearest after it (so nothing jumps to the origin). Nil when the
+  /// track has no data of that joint at all.
+  func series(track: String, joint: String, frames range: ClosedRange<Int>) -> [SIMD3<Double>]? {
+    guard let byFrame = positions[track]?[joint], let known = frames[track]?[joint], let first = known.first else {
+      return nil
+    }
+    var out: [SIMD3<Double>] = []
+    out.reserveCapacity(range.count)
+    var k = 0  // index of the first known frame > f, advanced as f grows
+    var held = byFrame[first]!
+    for f in range {
+      while k < known.count && known[k] <= f {
+        held = byFrame[known[k]]!
+        k += 1
+      }
+      out.append(byFrame[f] ?? held)
+    }
+    return out
+  }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class PlaceholderExportTests: XCTestCase { func testNothing() {} }
