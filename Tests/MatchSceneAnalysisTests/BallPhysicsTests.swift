@@ -54,3 +54,47 @@ final class BallPhysicsTests: XCTestCase {
     assertClose(flight.velocity(at: 0), v0, absolute: 0.15)
   }
 }
+
+final class FlightSegmentationTests: XCTestCase {
+  /// Three flights: a shot that bounces on the table, then a return hit.
+  func testSplitsAtBounceAndHit() {
+    let model = BallModel(drag: 0.126)
+    let fps = 60.0
+    var truth: [(frame: Int, position: SIMD3<Double>)] = []
+    var p = SIMD3<Double>(-1.6, 0.1, 1.0), v = SIMD3<Double>(7, -0.3, 0.5)
+    var contacts: [Int] = []
+    var t = 0.0
+    let dt = 1 / 1200.0
+    var frame = 0
+    while frame < 58 {
+      (p, v) = model.advance(p, v, by: dt, step: dt)
+      t += dt
+      if p.z < 0.78, v.z < 0, abs(p.x) < 1.37 {  // table bounce
+        v = SIMD3(v.x * 0.9, v.y * 0.9, -v.z * 0.89)
+        contacts.append(Int((t * fps).rounded()))
+      }
+      if p.x > 1.8, v.x > 0 {  // the opponent hits it back
+        v = SIMD3(-8, 0.4, 1.2)
+        contacts.append(Int((t * fps).rounded()))
+      }
+      if t >= Double(frame) / fps {
+        truth.append((frame, p))
+        frame += 1
+      }
+    }
+    var rng = SeededGenerator(seed: 4)
+    let observed = truth.filter { $0.frame % 17 != 5 }.map {
+      (frame: $0.frame, position: $0.position + 0.003 * SIMD3(rng.gaussian(), rng.gaussian(), rng.gaussian()))
+    }
+    let flights = FlightSegmentation(model: model).flights(observed, fps: fps)
+    XCTAssertGreaterThanOrEqual(flights.count, contacts.count + 1, "contacts at \(contacts)")
+    XCTAssertLessThanOrEqual(flights.count, contacts.count + 2)
+    for flight in flights { XCTAssertLessThan(flight.rms, 0.01) }
+    // Each true contact lies between two consecutive flights.
+    for c in contacts {
+      XCTAssertTrue(
+        zip(flights, flights.dropFirst()).contains { a, b in a.frames.upperBound <= c + 1 && b.frames.lowerBound >= c - 1 },
+        "contact at frame \(c) not between flights \(flights.map(\.frames))")
+    }
+  }
+}
