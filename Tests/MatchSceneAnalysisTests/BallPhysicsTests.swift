@@ -98,3 +98,46 @@ final class FlightSegmentationTests: XCTestCase {
     }
   }
 }
+
+final class EventDetectorTests: XCTestCase {
+  let table = TableGeometry(length: 2.74, width: 1.525, surfaceHeight: 0.76, netHeight: 0.1525, ballRadius: 0.02)
+
+  func flight(_ p: SIMD3<Double>, _ v: SIMD3<Double>, t0: Double, frames: ClosedRange<Int>) -> BallFlight {
+    BallFlight(frames: frames, referenceTime: t0, position: p, velocity: v, rms: 0.002, model: BallModel(drag: 0.126))
+  }
+
+  func testBounceHitAndRally() {
+    let fps = 60.0
+    let model = BallModel(drag: 0.126)
+    // Serve-like shot from P1's side at t = 1 s, bouncing on +x half at the contact, returned by P2.
+    let p0 = SIMD3<Double>(-1.5, 0, 0.95), v0 = SIMD3<Double>(7, 0, 0.5)
+    var dtBounce = 0.0
+    while model.advance(p0, v0, by: dtBounce).0.z > 0.78 { dtBounce += 1e-4 }
+    let atBounce = model.advance(p0, v0, by: dtBounce)
+    let bounceFrame = 60 + Int((dtBounce * fps).rounded(.down))
+    let a = flight(p0, v0, t0: 1, frames: 60...bounceFrame)
+    let b = flight(atBounce.0, SIMD3(atBounce.1.x, atBounce.1.y, -atBounce.1.z * 0.9), t0: 1 + dtBounce, frames: (bounceFrame + 1)...(bounceFrame + 15))
+    var ball: [Int: SIMD3<Double>] = [:]
+    for f in 60...(bounceFrame + 15) { ball[f] = (f <= bounceFrame ? a : b).position(at: Double(f) / fps) }
+    // The ball then lies still on the floor from frame 150.
+    for f in 150...200 { ball[f] = SIMD3(3, 0.5, 0.02) }
+    let wrists: [String: [Int: [SIMD3<Double>]]] = [
+      "P1": [60: [SIMD3(-1.6, 0.05, 0.95)]], "P2": [60: [SIMD3(1.8, 0, 1.0)]],
+    ]
+    // Contacts are found between flights; the serve itself is the start of flight a, so add a hit
+    // flight before it: the toss.
+    let toss = flight(SIMD3(-1.55, 0, 0.90), SIMD3(0, 0, 1.2), t0: 0.7, frames: 40...58)
+    let events = EventDetector(table: table).detect(flights: [toss, a, b], ball: ball, wrists: wrists, fps: fps)
+    let types = events.map(\.type)
+    XCTAssertEqual(types.first, .rallyStart)
+    XCTAssertTrue(types.contains(.hit))
+    XCTAssertEqual(events.first { $0.type == .hit }?.track, "P1")
+    let bounce = events.first { $0.type == .bounce }
+    XCTAssertEqual(bounce?.surface, "table")
+    XCTAssertEqual(bounce?.side, atBounce.0.x < 0 ? "negative_x" : "positive_x")
+    XCTAssertEqual(bounce.map { abs($0.time - (1 + dtBounce)) < 0.5 / fps }, true)
+    let end = events.first { $0.type == .rallyEnd }
+    XCTAssertNotNil(end)
+    XCTAssertEqual(end?.rally, 1)
+  }
+}

@@ -12,6 +12,15 @@ public struct BallFlight: Sendable {
   public var rms: Double
   public var model: BallModel
 
+  public init(frames: ClosedRange<Int>, referenceTime: Double, position: SIMD3<Double>, velocity: SIMD3<Double>, rms: Double, model: BallModel) {
+    self.frames = frames
+    self.referenceTime = referenceTime
+    self.position = position
+    self.velocity = velocity
+    self.rms = rms
+    self.model = model
+  }
+
   /// The fitted position at match time `t`.
   public func position(at t: Double) -> SIMD3<Double> { model.advance(position, velocity, by: t - referenceTime).0 }
   /// The fitted velocity at match time `t`.

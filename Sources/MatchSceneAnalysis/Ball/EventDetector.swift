@@ -1,0 +1,178 @@
+import MatchSceneCore
+
+/// Table geometry the event detector needs (metres, world z up, origin below the net's centre).
+public struct TableGeometry: Sendable, Equatable {
+  public var length: Double
+  public var width: Double
+  public var surfaceHeight: Double
+  public var netHeight: Double
+  public var ballRadius: Double
+  public init(length: Double, width: Double, surfaceHeight: Double, netHeight: Double, ballRadius: Double) {
+    self.length = length
+    self.width = width
+    self.surfaceHeight = surfaceHeight
+    self.netHeight = netHeight
+    self.ballRadius = ballRadius
+  }
+}
+
+/// Settings of `EventDetector`.
+public struct EventDetectionOptions: Sendable {
+  /// A contact this close to a surface (centre height minus radius), metres, is a bounce on it.
+  public var surfaceTolerance: Double = 0.06
+  /// Slack around the table outline for table bounces, metres.
+  public var edgeTolerance: Double = 0.05
+  /// Net contacts: within this of the net plane (x = 0), metres.
+  public var netTolerance: Double = 0.08
+  /// The ball is at rest when it moves less than `restSpeed` m/s for `restDuration` seconds.
+  public var restSpeed: Double = 0.15
+  public var restDuration: Double = 0.4
+  /// A rally also ends when the ball has not been seen for this long, seconds.
+  public var lostDuration: Double = 1.0
+  public init() {}
+}
+
+/// Finds the match's events — bounces, hits, net, rally start and end — from the ball's flights and
+/// the players' wrists.
+///
+/// Consecutive flights meet at a contact: the time where their fitted paths come closest. A contact
+/// near the table top (inside its outline) or the floor with the vertical velocity turning from down
+/// to up is a bounce; near the net plane below the net's top, a net contact; otherwise a hit, given
+/// to the player whose wrist is nearest. A rally starts at the first hit after the ball was out of
+/// play (the serve) and ends when the ball comes to rest (its positions stay within a small ball for
+/// a while, like a rolled die settling) or is lost.
+public struct EventDetector: Sendable {
+  public var table: TableGeometry
+  public var options: EventDetectionOptions
+  public init(table: TableGeometry, options: EventDetectionOptions = .init()) {
+    self.table = table
+    self.options = options
+  }
+
+  /// - Parameters:
+  ///   - flights: time-ordered fitted flights.
+  ///   - ball: the observed ball positions by frame (for rest and loss detection).
+  ///   - wrists: per player track, per frame, its wrist positions.
+  public func detect(
+    flights: [BallFlight], ball: [Int: SIMD3<Double>], wrists: [String: [Int: [SIMD3<Double>]]], fps: Double
+  ) -> [MatchEvent] {
+    var events: [MatchEvent] = []
+    for (a, b) in zip(flights, flights.dropFirst()) {
+      guard b.frames.lowerBound - a.frames.upperBound <= Int(0.3 * fps) + 1 else { continue }
+      let (t, position) = meetingPoint(a, b, fps: fps)
+      let frame = Int((t * fps).rounded())
+      let vBefore = a.velocity(at: t), vAfter = b.velocity(at: t)
+      let speed = length(vAfter)
+      let height = position.z - table.ballRadius
+      let onTable = abs(position.x) <= table.length / 2 + options.edgeTolerance
+        && abs(position.y) <= table.width / 2 + options.edgeTolerance
+      if onTable, abs(height - table.surfaceHeight) <= options.surfaceTolerance, vBefore.z < 0, vAfter.z > 0 {
+        events.append(
+          MatchEvent(type: .bounce, frame: frame, time: t, position: position, speed: speed, surface: "table",
+                     side: position.x < 0 ? "negative_x" : "positive_x"))
+      } else if abs(height) <= options.surfaceTolerance, vBefore.z < 0, vAfter.z >= 0 {
+        events.append(MatchEvent(type: .bounce, frame: frame, time: t, position: position, speed: speed, surface: "floor"))
+      } else if abs(position.x) <= options.netTolerance, position.z <= table.surfaceHeight + table.netHeight + table.ballRadius,
+        position.z >= table.surfaceHeight - options.surfaceTolerance, abs(position.y) <= table.width / 2 + 0.2
+      {
+        events.append(MatchEvent(type: .net, frame: frame, time: t, position: position, speed: speed))
+      } else {
+        let hitter = nearestPlayer(to: position, frame: frame, wrists: wrists)
+        events.append(MatchEvent(type: .hit, frame: frame, time: t, track: hitter, position: position, speed: speed))
+      }
+    }
+    return addRallies(events, ball: ball, fps: fps)
+  }
+
+  /// The time (between the end of `a` and the start of `b`, widened by a frame) where the two fitted
+  /// paths come closest, and the midpoint there. Golden-section search on the distance.
+  func meetingPoint(_ a: BallFlight, _ b: BallFlight, fps: Double) -> (Double, SIMD3<Double>) {
+    var lo = Double(a.frames.upperBound - 1) / fps, hi = Double(b.frames.lowerBound + 1) / fps
+    let ratio = (5.0.squareRoot() - 1) / 2
+    func gap(_ t: Double) -> Double { length(a.position(at: t) - b.position(at: t)) }
+    for _ in 0..<40 {
+      let m1 = hi - ratio * (hi - lo), m2 = lo + ratio * (hi - lo)
+      if gap(m1) < gap(m2) { hi = m2 } else { lo = m1 }
+    }
+    let t = (lo + hi) / 2
+    return (t, (a.position(at: t) + b.position(at: t)) / 2)
+  }
+
+  func nearestPlayer(to position: SIMD3<Double>, frame: Int, wrists: [String: [Int: [SIMD3<Double>]]]) -> String? {
+    var best: (String, Double)? = nil
+    for (track, byFrame) in wrists {
+      // The wrist at the contact frame, or the nearest frame within ±3.
+      var candidates: [SIMD3<Double>] = []
+      for d in [0, -1, 1, -2, 2, -3, 3] {
+        if let w = byFrame[frame + d] { candidates = w; break }
+      }
+      for w in candidates {
+        let d = length(w - position)
+        if best == nil || d < best!.1 { best = (track, d) }
+      }
+    }
+    return best?.0
+  }
+
+  /// Adds rally starts (the first hit after the ball was out of play) and ends (rest or loss).
+  func addRallies(_ contacts: [MatchEvent], ball: [Int: SIMD3<Double>], fps: Double) -> [MatchEvent] {
+    let frames = ball.keys.sorted()
+    guard !frames.isEmpty else { return contacts }
+    // Ball-at-rest and ball-lost moments, by frame.
+    var ends: [Int] = []
+    let restFrames = max(2, Int((options.restDuration * fps).rounded()))
+    let lostFrames = Int((options.lostDuration * fps).rounded())
+    var i = 0
+    while i < frames.count {
+      // Rest: the next restFrames observations stay within restSpeed · duration of the first.
+      let f = frames[i]
+      var j = i
+      while j + 1 < frames.count, frames[j + 1] - f <= restFrames,
+        length(ball[frames[j + 1]]! - ball[f]!) <= options.restSpeed * Double(frames[j + 1] - f) / fps + 0.01
+      {
+        j += 1
+      }
+      if j > i, frames[j] - f >= restFrames - 1 {
+        ends.append(f)
+        // Skip to the end of the resting stretch.
+        var k = j
+        while k + 1 < frames.count, length(ball[frames[k + 1]]! - ball[f]!) <= 0.03 { k += 1 }
+        i = k + 1
+        continue
+      }
+      if i + 1 < frames.count, frames[i + 1] - f > lostFrames { ends.append(f) }
+      i += 1
+    }
+    ends.append(frames.last!)
+    var out: [MatchEvent] = []
+    var rally = 0
+    var inRally = false
+    var endIndex = 0
+    let sorted = contacts.sorted { $0.frame < $1.frame }
+    for event in sorted {
+      // Close the rally when an end comes before this event.
+      while endIndex < ends.count, ends[endIndex] < event.frame {
+        if inRally {
+          let f = ends[endIndex]
+          out.append(MatchEvent(type: .rallyEnd, frame: f, time: Double(f) / fps, position: ball[f], rally: rally))
+          inRally = false
+        }
+        endIndex += 1
+      }
+      var e = event
+      if !inRally, event.type == .hit {
+        rally += 1
+        inRally = true
+        out.append(MatchEvent(type: .rallyStart, frame: event.frame, time: event.time, track: event.track,
+                              position: event.position.map { SIMD3($0[0], $0[1], $0[2]) }, speed: event.speed, rally: rally))
+      }
+      if inRally { e.rally = rally }
+      out.append(e)
+    }
+    if inRally, endIndex < ends.count {
+      let f = ends[endIndex]
+      out.append(MatchEvent(type: .rallyEnd, frame: f, time: Double(f) / fps, position: ball[f], rally: rally))
+    }
+    return out
+  }
+}
