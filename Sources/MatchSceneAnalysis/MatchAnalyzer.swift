@@ -1,0 +1,91 @@
+import MatchSceneCore
+
+/// Settings of `MatchAnalyzer`.
+public struct AnalysisOptions: Sendable {
+  public var smoothing = SmoothingOptions()
+  /// Make every player's bone lengths constant over the match.
+  public var boneLengths = true
+  /// Fit ball flights with the physics model, fill missed frames inside flights, find events.
+  public var ballPhysics = true
+  public var segmentation = FlightSegmentationOptions()
+  public var events = EventDetectionOptions()
+  public init() {}
+}
+
+/// What the analysis produced.
+public struct AnalysisResult: Sendable {
+  /// The cleaned reconstruction (smoothed players, physics-fitted ball).
+  public var reconstruction: Reconstruction
+  public var events: [MatchEvent]
+  public var flights: [BallFlight]
+}
+
+/// Time-domain analysis of a reconstruction: player smoothing and bone lengths, ball flights and the
+/// match's events.
+public struct MatchAnalyzer: Sendable {
+  public var table: TableGeometry
+  public var ball: BallModel
+  public var options: AnalysisOptions
+
+  public init(table: TableGeometry, ball: BallModel, options: AnalysisOptions = .init()) {
+    self.table = table
+    self.ball = ball
+    self.options = options
+  }
+
+  public func run(_ input: Reconstruction) -> AnalysisResult {
+    var reconstruction = TrackSmoother(options: options.smoothing).smooth(input)
+    if options.boneLengths { reconstruction = BoneLengthConstraint().apply(to: reconstruction) }
+    guard options.ballPhysics else { return AnalysisResult(reconstruction: reconstruction, events: [], flights: []) }
+    let fps = reconstruction.fps
+    let ballPoints = reconstruction.points.filter { $0.kind == .ball }
+    let observations = ballPoints.map { (frame: $0.frame, position: $0.position) }
+    let flights = FlightSegmentation(model: ball, options: options.segmentation).flights(observations, fps: fps)
+    var wrists: [String: [Int: [SIMD3<Double>]]] = [:]
+    for p in reconstruction.points where p.kind == .player && (p.joint.hasSuffix("wrist") || p.joint.hasSuffix("hand")) {
+      wrists[p.track, default: [:]][p.frame, default: []].append(p.position)
+    }
+    let ballByFrame = Dictionary(observations.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
+    let events = EventDetector(table: table, options: options.events).detect(
+      flights: flights, ball: ballByFrame, wrists: wrists, fps: fps)
+    // The ball: fitted positions inside flights (missed frames filled), observations elsewhere while a
+    // rally is on, nothing while the ball is out of play.
+    let rallies = Self.rallyRanges(events)
+    var original: [Int: TrackPoint] = [:]
+    for p in ballPoints { original[p.frame] = p }
+    var ballOut: [Int: TrackPoint] = [:]
+    for flight in flights {
+      for frame in flight.frames where rallies.contains(where: { $0.contains(frame) }) || rallies.isEmpty {
+        let observed = original[frame]
+        ballOut[frame] = TrackPoint(
+          frame: frame, time: Double(frame) / fps, track: observed?.track ?? "ball", kind: .ball, joint: "ball",
+          position: flight.position(at: Double(frame) / fps), reprojectionPx: observed?.reprojectionPx ?? -1,
+          views: observed?.views ?? 0)
+      }
+    }
+    for p in ballPoints where ballOut[p.frame] == nil && rallies.contains(where: { $0.contains(p.frame) }) {
+      ballOut[p.frame] = p
+    }
+    var points = reconstruction.points.filter { $0.kind != .ball }
+    points += ballOut.values
+    points.sort { ($0.frame, $0.kind == .ball ? 1 : 0, $0.track) < ($1.frame, $1.kind == .ball ? 1 : 0, $1.track) }
+    return AnalysisResult(
+      reconstruction: Reconstruction(fps: fps, skeleton: reconstruction.skeleton, points: points), events: events,
+      flights: flights)
+  }
+
+  /// Frame ranges from each rally start to its end (open rallies run to the last event).
+  static func rallyRanges(_ events: [MatchEvent]) -> [ClosedRange<Int>] {
+    var ranges: [ClosedRange<Int>] = []
+    var start: Int?
+    for e in events.sorted(by: { $0.frame < $1.frame }) {
+      if e.type == .rallyStart { start = e.frame }
+      if e.type == .rallyEnd, let s = start {
+        ranges.append(s...max(s, e.frame))
+        start = nil
+      }
+    }
+    if let s = start, let last = events.map(\.frame).max() { ranges.append(s...max(s, last)) }
+    return ranges
+  }
+}
