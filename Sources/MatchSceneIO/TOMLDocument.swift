@@ -51,7 +51,7 @@ public struct TOMLTableView {
 
   func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-  func fail(_ key: String, _ message: String) -> InputError {
+  public func fail(_ key: String, _ message: String) -> InputError {
     InputError(file: file, location: .key(keyPath(key)), message)
   }
 

@@ -1,2 +1,0 @@
-import XCTest
-final class PlaceholderIOTests: XCTestCase { func testNothing() {} }
