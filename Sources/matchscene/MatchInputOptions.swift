@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import MatchSceneAssets
+import MatchSceneCore
+import MatchSceneIO
+
+/// Options that locate and override the parts of a match folder.
+struct MatchInputOptions: ParsableArguments {
+  @Argument(help: "The match folder (calibration/, pose/, ball/, optional match.toml).")
+  var match: String
+
+  @Option(help: "Calibration TOML to use instead of <match>/calibration/*.toml.")
+  var calibration: String?
+
+  @Option(help: "Folder of OpenPose JSON folders to use instead of <match>/pose.")
+  var pose: String?
+
+  @Option(help: "Folder of TrackNet CSV files to use instead of <match>/ball.")
+  var ball: String?
+
+  @Option(help: "Frame rate in frames per second (default: match.toml, else the sport's default, 60 for table tennis).")
+  var fps: Double?
+
+  @Option(help: "Sport (default: match.toml, else table-tennis).")
+  var sport: String?
+
+  @Option(help: "Skeleton of the 2D keypoints (default: match.toml, else coco17).")
+  var skeleton: String?
+
+  func validate() throws {
+    if let fps, !(fps > 0 && fps.isFinite) { throw ValidationError("--fps must be a positive number, got \(fps)") }
+  }
+
+  /// Loads the match, printing warnings to standard error.
+  func load() throws -> LoadedMatch {
+    var options = MatchFolderOptions()
+    options.calibration = calibration.map { URL(fileURLWithPath: $0) }
+    options.pose = pose.map { URL(fileURLWithPath: $0) }
+    options.ball = ball.map { URL(fileURLWithPath: $0) }
+    options.fps = fps
+    options.sport = sport
+    options.skeleton = skeleton
+    if let sport = sport, let spec = try? SportSpec.builtIn(sport) { options.defaultFPS = spec.defaultFPS }
+    let loaded = try MatchFolder.load(URL(fileURLWithPath: match), options: options)
+    for diagnostic in loaded.diagnostics { Console.error("\(diagnostic)") }
+    return loaded
+  }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import MatchSceneAssets
+import MatchSceneCore
+import MatchSceneExport
+import MatchSceneIO
+import MatchSceneReconstruction
+
+/// `matchscene reconstruct <match> -o <out>`: 2D detections → tracks.csv + scene.glb.
+struct Reconstruct: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Triangulate a match's 2D detections into 3D tracks (tracks.csv) and an animated scene (scene.glb).")
+
+  @OptionGroup var input: MatchInputOptions
+
+  @Option(name: .shortAndLong, help: "Output folder (created if missing; existing files of the same name are replaced).")
+  var output: String
+
+  @Option(help: "Only these match frames, e.g. 100-400.")
+  var frames: FrameRange?
+
+  @Flag(help: "Plain confidence-weighted DLT: no view rejection, no refinement (a baseline).")
+  var plain = false
+
+  @Flag(help: "Write tracks.csv only, no scene.glb.")
+  var noScene = false
+
+  func run() throws {
+    let loaded = try input.load()
+    let match = loaded.match
+    var options = ReconstructionOptions()
+    if plain { options.triangulation = .init() }
+    let range = frames?.range ?? loaded.commonFrames ?? match.frameRange
+    guard let range else { throw ValidationError("\(input.match): no detections found in any camera") }
+    let progress = ProgressReporter("reconstruct", total: range.count)
+    let result = try Reconstructor(match: match, options: options).run(frames: range) { progress.update($0) }
+    progress.finish()
+    let out = URL(fileURLWithPath: output)
+    let tracksURL = out.appendingPathComponent("tracks.csv")
+    try TracksCSV.write(result.reconstruction.points, to: tracksURL)
+    var written = [tracksURL.path]
+    if !noScene {
+      let sport = try SportSpec.builtIn(match.sport)
+      let sceneURL = out.appendingPathComponent("scene.glb")
+      let document = try MatchSceneGLTF.build(
+        result.reconstruction, cameras: match.cameras, sport: sport, worldUp: match.worldUp, options: SceneOptions())
+      try GLTFWriter.writeGLB(document, to: sceneURL)
+      written.append(sceneURL.path)
+    }
+    let ids = result.reconstruction.trackIDs
+    print(
+      String(
+        format: "Reconstructed %d frames in %.1f s (%.0f frames/s): %d player track(s) [%@], ball in %d frames.",
+        range.count, result.seconds, Double(range.count) / max(result.seconds, 1e-9),
+        ids.filter { $0.kind == .player }.count, ids.filter { $0.kind == .player }.map(\.id).joined(separator: ", "),
+        Set(result.reconstruction.points.filter { $0.kind == .ball }.map(\.frame)).count))
+    for path in written { print("wrote \(path)") }
+  }
+}
+
+/// A closed frame range written `A-B` (or a single frame `A`).
+struct FrameRange: ExpressibleByArgument {
+  var range: ClosedRange<Int>
+  init?(argument: String) {
+    let parts = argument.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+    if parts.count == 1, let a = parts[0] { range = a...a; return }
+    guard parts.count == 2, let a = parts[0], let b = parts[1], a <= b else { return nil }
+    range = a...b
+  }
+}
