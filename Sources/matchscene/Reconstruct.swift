@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MatchSceneAnalysis
 import MatchSceneAssets
 import MatchSceneCore
 import MatchSceneExport
@@ -25,6 +26,23 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "Write tracks.csv only, no scene.glb.")
   var noScene = false
 
+  @Flag(help: "Skip the time analysis: write the per-frame triangulation as it is (no smoothing, bone lengths, ball physics or events).")
+  var noAnalysis = false
+
+  @Option(help: "Smoothing of player joints: \(SmoothingMethod.allCases.map(\.rawValue).joined(separator: ", ")).")
+  var smoothing: SmoothingMethod = .butterworth
+
+  @Option(help: "Butterworth cutoff frequency, Hz (zero-phase, order 4).")
+  var cutoff: Double = 10
+
+  @Option(help: "Fill gaps up to this long (seconds) by cubic interpolation; longer gaps stay empty.")
+  var maxGap: Double = 0.25
+
+  func validate() throws {
+    guard cutoff > 0 else { throw ValidationError("--cutoff must be positive") }
+    guard maxGap >= 0 else { throw ValidationError("--max-gap must not be negative") }
+  }
+
   func run() throws {
     let loaded = try input.load()
     let match = loaded.match
@@ -35,25 +53,45 @@ struct Reconstruct: ParsableCommand {
     let progress = ProgressReporter("reconstruct", total: range.count)
     let result = try Reconstructor(match: match, options: options).run(frames: range) { progress.update($0) }
     progress.finish()
+    let sport = try SportSpec.builtIn(match.sport)
+    var reconstruction = result.reconstruction
+    var events: [MatchEvent] = []
+    if !noAnalysis {
+      var analysis = AnalysisOptions()
+      analysis.smoothing.method = smoothing
+      analysis.smoothing.cutoff = cutoff
+      analysis.smoothing.maxGap = maxGap
+      let analysed = MatchAnalyzer(table: try sport.tableGeometry(), ball: sport.ballModel, options: analysis).run(reconstruction)
+      reconstruction = analysed.reconstruction
+      events = analysed.events
+    }
     let out = URL(fileURLWithPath: output)
     let tracksURL = out.appendingPathComponent("tracks.csv")
-    try TracksCSV.write(result.reconstruction.points, to: tracksURL)
+    try TracksCSV.write(reconstruction.points, to: tracksURL)
     var written = [tracksURL.path]
+    if !noAnalysis {
+      let eventsURL = out.appendingPathComponent("events.json")
+      try EventsJSON.write(events, to: eventsURL)
+      written.append(eventsURL.path)
+    }
     if !noScene {
-      let sport = try SportSpec.builtIn(match.sport)
       let sceneURL = out.appendingPathComponent("scene.glb")
       let document = try MatchSceneGLTF.build(
-        result.reconstruction, cameras: match.cameras, sport: sport, worldUp: match.worldUp, options: SceneOptions())
+        reconstruction, cameras: match.cameras, sport: sport, worldUp: match.worldUp, options: SceneOptions())
       try GLTFWriter.writeGLB(document, to: sceneURL)
       written.append(sceneURL.path)
     }
-    let ids = result.reconstruction.trackIDs
+    let ids = reconstruction.trackIDs
     print(
       String(
         format: "Reconstructed %d frames in %.1f s (%.0f frames/s): %d player track(s) [%@], ball in %d frames.",
         range.count, result.seconds, Double(range.count) / max(result.seconds, 1e-9),
         ids.filter { $0.kind == .player }.count, ids.filter { $0.kind == .player }.map(\.id).joined(separator: ", "),
-        Set(result.reconstruction.points.filter { $0.kind == .ball }.map(\.frame)).count))
+        Set(reconstruction.points.filter { $0.kind == .ball }.map(\.frame)).count))
+    if !noAnalysis {
+      let count = { (type: MatchEvent.Kind) in events.filter { $0.type == type }.count }
+      print("Events: \(count(.rallyStart)) rallies, \(count(.hit)) hits, \(count(.bounce)) bounces, \(count(.net)) net.")
+    }
     for path in written { print("wrote \(path)") }
   }
 }
