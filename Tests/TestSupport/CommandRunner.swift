@@ -1,0 +1,49 @@
+import Foundation
+
+/// The result of running a command-line program.
+public struct CommandResult {
+  public var status: Int32
+  public var stdout: String
+  public var stderr: String
+}
+
+/// Folder of the built products (`.build/debug`), where the test bundle and `matchscene` live.
+public var productsDirectory: URL {
+  #if os(macOS)
+    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+      return bundle.bundleURL.deletingLastPathComponent()
+    }
+    fatalError("no .xctest bundle")
+  #else
+    return Bundle.main.bundleURL
+  #endif
+}
+
+/// Runs the built `matchscene` with `arguments`, waiting for it to exit.
+/// Standard input is closed; output is captured (so progress output stays off, as when piped).
+public func runMatchScene(_ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
+  let process = Process()
+  process.executableURL = productsDirectory.appendingPathComponent("matchscene")
+  process.arguments = arguments
+  if let directory { process.currentDirectoryURL = directory }
+  let out = Pipe(), err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  process.standardInput = FileHandle.nullDevice
+  try process.run()
+  // Read both pipes concurrently so a full pipe never blocks the child.
+  final class Sink: @unchecked Sendable { var data = Data() }
+  let errSink = Sink()
+  let group = DispatchGroup()
+  group.enter()
+  DispatchQueue.global().async {
+    errSink.data = err.fileHandleForReading.readDataToEndOfFile()
+    group.leave()
+  }
+  let outData = out.fileHandleForReading.readDataToEndOfFile()
+  group.wait()
+  process.waitUntilExit()
+  return CommandResult(
+    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+    stderr: String(decoding: errSink.data, as: UTF8.self))
+}
