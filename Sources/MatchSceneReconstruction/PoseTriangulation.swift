@@ -7,6 +7,9 @@ struct Pose3D: Sendable {
   var joints: [TriangulatedPoint?]
   /// Cameras that contributed (indices into the camera list).
   var cameras: [Int]
+  /// Per joint and camera: the pixel reprojection error, and whether the view was used (nil where the
+  /// camera had no observation or the joint failed).
+  var viewErrors: [[(error: Double, used: Bool)?]] = []
 
   /// Mean of the torso joints (shoulders and hips) when present, else of all joints.
   func centre(torso: [Int]) -> SIMD3<Double>? {
@@ -63,7 +66,12 @@ enum PoseTriangulation {
     return (0..<views.count).map { p in
       Pose3D(
         joints: (0..<k).map { batch.point(p * k + $0) },
-        cameras: (0..<m).filter { views[p][$0] != nil })
+        cameras: (0..<m).filter { views[p][$0] != nil },
+        viewErrors: (0..<k).map { j in
+          (0..<m).map { c in
+            batch.reprojectionPx(point: p * k + j, camera: c).map { ($0, batch.isUsed(point: p * k + j, camera: c)) }
+          }
+        })
     }
   }
 

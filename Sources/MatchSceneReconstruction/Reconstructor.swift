@@ -9,6 +9,8 @@ public struct ReconstructionResult: Sendable {
   public var frames: ClosedRange<Int>?
   /// Wall-clock seconds spent.
   public var seconds: Double
+  /// Quality figures (per camera, per joint, per track).
+  public var report: ReconstructionReport?
 }
 
 /// Reconstructs a match: per frame, associates people across cameras, triangulates their joints
@@ -56,10 +58,12 @@ public struct Reconstructor: Sendable {
     } else {
       for i in 0..<count { try work(i) }
     }
-    let points = link(results.values, range: range)
+    var report = ReportBuilder(cameras: match.cameras, skeleton: match.skeleton)
+    let points = link(results.values, range: range, report: &report)
+    let seconds = Date().timeIntervalSince(start)
     return ReconstructionResult(
       reconstruction: Reconstruction(fps: match.fps, skeleton: match.skeleton, points: points), frames: range,
-      seconds: Date().timeIntervalSince(start))
+      seconds: seconds, report: report.build(range: range, fps: match.fps, seconds: seconds))
   }
 
   /// Association, triangulation and ball finding for one frame.
@@ -80,7 +84,7 @@ public struct Reconstructor: Sendable {
   }
 
   /// Links per-frame poses into tracks and emits track points.
-  func link(_ frames: [FrameResult?], range: ClosedRange<Int>) -> [TrackPoint] {
+  func link(_ frames: [FrameResult?], range: ClosedRange<Int>, report: inout ReportBuilder) -> [TrackPoint] {
     let skeleton = match.skeleton
     let torso = ["left_shoulder", "right_shoulder", "left_hip", "right_hip"].compactMap(skeleton.index(of:))
     var tracker = IdentityTracker(fps: match.fps, options: options)
@@ -104,6 +108,7 @@ public struct Reconstructor: Sendable {
       let time = Double(frame) / match.fps
       for (id, pose) in people.sorted(by: { (name[$0.0] ?? "") < (name[$1.0] ?? "") }) {
         guard let track = name[id] else { continue }
+        report.add(track: track, frame: frame, pose: pose)
         for (j, joint) in pose.joints.enumerated() {
           guard let joint else { continue }
           points.append(
@@ -113,10 +118,11 @@ public struct Reconstructor: Sendable {
         }
       }
       if let b = ball[i] {
-        points.append(
-          TrackPoint(
-            frame: frame, time: time, track: "ball", kind: .ball, joint: "ball", position: b.position,
-            reprojectionPx: b.meanReprojectionPx, views: b.viewCount))
+        let point = TrackPoint(
+          frame: frame, time: time, track: "ball", kind: .ball, joint: "ball", position: b.position,
+          reprojectionPx: b.meanReprojectionPx, views: b.viewCount)
+        points.append(point)
+        report.add(ball: point)
       }
     }
     return points

@@ -69,6 +69,14 @@ struct Reconstruct: ParsableCommand {
     let tracksURL = out.appendingPathComponent("tracks.csv")
     try TracksCSV.write(reconstruction.points, to: tracksURL)
     var written = [tracksURL.path]
+    if var report = result.report {
+      report.warnings = loaded.diagnostics.map(\.description)
+      let reportURL = out.appendingPathComponent("report.json")
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      try AtomicFile.write(try encoder.encode(report), to: reportURL)
+      written.append(reportURL.path)
+    }
     if !noAnalysis {
       let eventsURL = out.appendingPathComponent("events.json")
       try EventsJSON.write(events, to: eventsURL)

@@ -1,0 +1,124 @@
+import MatchSceneCore
+
+/// Quality figures of a reconstruction, written as `report.json`.
+public struct ReconstructionReport: Sendable, Codable {
+  public struct CameraFigures: Sendable, Codable {
+    public var name: String
+    /// Player keypoints this camera observed (above the confidence floor) in reconstructed joints.
+    public var observations: Int
+    /// Of those, how many the robust triangulation used.
+    public var used: Int
+    /// Reprojection error of the used views, pixels.
+    public var reprojectionPx: ErrorStatistics
+    /// Reprojection error of the rejected views (outliers, swaps, other people), pixels.
+    public var rejectedReprojectionPx: ErrorStatistics
+  }
+  public struct JointFigures: Sendable, Codable {
+    public var joint: String
+    /// Frames with this joint reconstructed, over all player tracks, divided by the track frames.
+    public var coverage: Double
+    public var reprojectionPx: ErrorStatistics
+    public var meanViews: Double
+  }
+  public struct TrackFigures: Sendable, Codable {
+    public var id: String
+    public var kind: String
+    public var firstFrame: Int
+    public var lastFrame: Int
+    /// Frames in which the track has at least one point.
+    public var frames: Int
+  }
+
+  public var fps: Double
+  public var firstFrame: Int
+  public var lastFrame: Int
+  public var seconds: Double
+  public var cameras: [CameraFigures]
+  public var joints: [JointFigures]
+  public var tracks: [TrackFigures]
+  /// Share of processed frames with a ball.
+  public var ballCoverage: Double
+  public var ballReprojectionPx: ErrorStatistics
+  /// Ids of the people found, longest track first.
+  public var ids: [String]
+  /// Warnings met while reading the input.
+  public var warnings: [String]
+}
+
+/// Gathers the figures of `ReconstructionReport` while tracks are emitted.
+struct ReportBuilder {
+  let cameras: [Camera]
+  let skeleton: Skeleton
+  var used: [[Double]]
+  var rejected: [[Double]]
+  var observations: [Int]
+  var jointErrors: [[Double]]
+  var jointViews: [Int]
+  var jointCount: [Int]
+  var trackFrames: [String: (first: Int, last: Int, frames: Int, kind: TrackKind)] = [:]
+  var ballErrors: [Double] = []
+  var ballFrames = 0
+
+  init(cameras: [Camera], skeleton: Skeleton) {
+    self.cameras = cameras
+    self.skeleton = skeleton
+    used = Array(repeating: [], count: cameras.count)
+    rejected = Array(repeating: [], count: cameras.count)
+    observations = Array(repeating: 0, count: cameras.count)
+    jointErrors = Array(repeating: [], count: skeleton.count)
+    jointViews = Array(repeating: 0, count: skeleton.count)
+    jointCount = Array(repeating: 0, count: skeleton.count)
+  }
+
+  mutating func add(track: String, frame: Int, pose: Pose3D) {
+    note(track: track, frame: frame, kind: .player)
+    for (j, joint) in pose.joints.enumerated() {
+      guard let joint else { continue }
+      jointErrors[j].append(joint.meanReprojectionPx)
+      jointViews[j] += joint.viewCount
+      jointCount[j] += 1
+      guard j < pose.viewErrors.count else { continue }
+      for (c, view) in pose.viewErrors[j].enumerated() {
+        guard let view else { continue }
+        observations[c] += 1
+        if view.used { used[c].append(view.error) } else { rejected[c].append(view.error) }
+      }
+    }
+  }
+
+  mutating func add(ball: TrackPoint) {
+    note(track: ball.track, frame: ball.frame, kind: .ball)
+    ballErrors.append(ball.reprojectionPx)
+    ballFrames += 1
+  }
+
+  mutating func note(track: String, frame: Int, kind: TrackKind) {
+    if let t = trackFrames[track] {
+      if t.last != frame { trackFrames[track] = (min(t.first, frame), max(t.last, frame), t.frames + 1, kind) }
+    } else {
+      trackFrames[track] = (frame, frame, 1, kind)
+    }
+  }
+
+  func build(range: ClosedRange<Int>, fps: Double, seconds: Double) -> ReconstructionReport {
+    let playerFrames = trackFrames.values.filter { $0.kind == .player }.map(\.frames).reduce(0, +)
+    let tracks = trackFrames.map { id, t in
+      ReconstructionReport.TrackFigures(id: id, kind: t.kind.rawValue, firstFrame: t.first, lastFrame: t.last, frames: t.frames)
+    }.sorted { $0.frames != $1.frames ? $0.frames > $1.frames : $0.id < $1.id }
+    return ReconstructionReport(
+      fps: fps, firstFrame: range.lowerBound, lastFrame: range.upperBound, seconds: seconds,
+      cameras: cameras.indices.map { c in
+        .init(
+          name: cameras[c].name, observations: observations[c], used: used[c].count,
+          reprojectionPx: ErrorStatistics(used[c]), rejectedReprojectionPx: ErrorStatistics(rejected[c]))
+      },
+      joints: skeleton.keypoints.indices.map { j in
+        .init(
+          joint: skeleton.keypoints[j], coverage: playerFrames > 0 ? Double(jointCount[j]) / Double(playerFrames) : 0,
+          reprojectionPx: ErrorStatistics(jointErrors[j]),
+          meanViews: jointCount[j] > 0 ? Double(jointViews[j]) / Double(jointCount[j]) : 0)
+      },
+      tracks: tracks, ballCoverage: Double(ballFrames) / Double(max(1, range.count)),
+      ballReprojectionPx: ErrorStatistics(ballErrors), ids: tracks.filter { $0.kind == "player" }.map(\.id), warnings: [])
+  }
+}
