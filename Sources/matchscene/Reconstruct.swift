@@ -26,6 +26,9 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "Write tracks.csv only, no scene.glb.")
   var noScene = false
 
+  @Option(help: "Scene format: glb (default), gltf (+ .bin), fbx (ASCII), dae, obj (static) — the last three through assimp.")
+  var format: SceneFormat = .glb
+
   @Flag(help: "Skip the time analysis: write the per-frame triangulation as it is (no smoothing, bone lengths, ball physics or events).")
   var noAnalysis = false
 
@@ -83,10 +86,10 @@ struct Reconstruct: ParsableCommand {
       written.append(eventsURL.path)
     }
     if !noScene {
-      let sceneURL = out.appendingPathComponent("scene.glb")
-      let document = try MatchSceneGLTF.build(
-        reconstruction, cameras: match.cameras, sport: sport, worldUp: match.worldUp, options: SceneOptions())
-      try GLTFWriter.writeGLB(document, to: sceneURL)
+      let scores = Scoreboard.compute(events, sides: Scoreboard.sides(of: reconstruction))
+      let options = try SceneExport.options(events: events, scores: scores, frames: reconstruction.frameRange)
+      let sceneURL = try SceneExport.write(
+        reconstruction, cameras: match.cameras, sport: sport, worldUp: match.worldUp, options: options, format: format, to: out)
       written.append(sceneURL.path)
     }
     let ids = reconstruction.trackIDs
