@@ -1,12 +1,19 @@
 import ArgumentParser
 import Foundation
+import MatchSceneCore
 import MatchSceneGeometry
+import MatchSceneIO
 
 /// `matchscene benchmark`: throughput of the triangulation kernel.
 struct Benchmark: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measure the triangulation kernel's throughput (points per second), plain DLT vs robust.",
-    discussion: "Build with -c release for meaningful figures: swift run -c release matchscene benchmark")
+    discussion: """
+      Build with -c release for meaningful figures: swift run -c release matchscene benchmark. \
+      With --aniposelib PYTHON (a Python that has aniposelib, e.g. from a throwaway venv) the same points \
+      are also triangulated by aniposelib's triangulate and triangulate_optim in the same run \
+      (Examples/benchmarks/aniposelib_compare.py).
+      """)
 
   @Option(help: "Points per run.")
   var points = 200_000
@@ -20,6 +27,12 @@ struct Benchmark: ParsableCommand {
   @Option(help: "Share of observations replaced by gross outliers (40–150 px off).")
   var outlierRate = 0.05
 
+  @Option(help: "A Python interpreter with aniposelib installed, to compare in the same run.")
+  var aniposelib: String?
+
+  @Option(help: "Points given to aniposelib's triangulate_optim (it is slow).")
+  var optimPoints = 2000
+
   func validate() throws {
     guard points > 0, repeats > 0, views.allSatisfy({ $0 >= 2 }) else {
       throw ValidationError("--points and --repeats must be positive and every --views at least 2")
@@ -29,13 +42,57 @@ struct Benchmark: ParsableCommand {
   func run() throws {
     let bench = TriangulationBenchmark(points: points, repeats: repeats, outlierRate: outlierRate)
     let figures = try bench.run(views: views)
-    print("views  mode    points/s      mean 3D error   vs plain DLT (same run)")
+    print("views  method                  points/s    mean 3D error   vs MatchScene plain (same run)")
     for f in figures {
       let plain = figures.first { $0.views == f.views && !$0.robust }!
-      print(
-        String(
-          format: "%5d  %-6@  %10.0f  %10.2f mm   %.2f×", f.views, f.robust ? "robust" : "plain",
-          f.pointsPerSecond, f.meanError * 1000, f.pointsPerSecond / plain.pointsPerSecond))
+      print(row(f.views, f.robust ? "matchscene robust" : "matchscene plain", f.pointsPerSecond, f.meanError, f.pointsPerSecond / plain.pointsPerSecond))
     }
+    guard let python = aniposelib else { return }
+    for v in views {
+      let plain = figures.first { $0.views == v && !$0.robust }!
+      let robust = figures.first { $0.views == v && $0.robust }!
+      for line in try runAniposelib(python: python, bench: bench, views: v) {
+        guard let data = line.data(using: .utf8),
+          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+          let method = object["method"] as? String, let rate = object["points_per_second"] as? Double,
+          let error = object["mean_error_mm"] as? Double
+        else { continue }
+        print(row(v, "aniposelib \(method)", rate, error / 1000, rate / plain.pointsPerSecond)
+          + String(format: "   (MatchScene robust is %.0f× faster)", robust.pointsPerSecond / rate))
+      }
+    }
+  }
+
+  func row(_ views: Int, _ method: String, _ rate: Double, _ error: Double, _ ratio: Double) -> String {
+    String(format: "%5d  %@  %10.0f  %10.2f mm   %.3f×", views, method.padding(toLength: 22, withPad: " ", startingAt: 0), rate, error * 1000, ratio)
+  }
+
+  /// Writes the benchmark scene for `views` cameras and runs the comparison script on it.
+  func runAniposelib(python: String, bench: TriangulationBenchmark, views: Int) throws -> [String] {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("matchscene-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (cameras, observations, truth) = bench.scene(views: views)
+    try CalibrationTOML.write(cameras, to: folder.appendingPathComponent("calibration.toml"))
+    var obs = [Double](), pts = [Double]()
+    obs.reserveCapacity(observations.count * 3)
+    for o in observations { obs += [o.x, o.y, o.confidence] }
+    for p in truth { pts += [p.x, p.y, p.z] }
+    try AtomicFile.write(obs.withUnsafeBytes { Data($0) }, to: folder.appendingPathComponent("observations.f64"))
+    try AtomicFile.write(pts.withUnsafeBytes { Data($0) }, to: folder.appendingPathComponent("truth.f64"))
+    try AtomicFile.write("{\"views\": \(views), \"points\": \(truth.count)}", to: folder.appendingPathComponent("scene.json"))
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../Examples/benchmarks/aniposelib_compare.py").standardized
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: python)
+    process.arguments = [script.path, folder.path, String(optimPoints)]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw ValidationError("aniposelib comparison failed (\(python) \(script.path)); exit \(process.terminationStatus)")
+    }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 }
