@@ -41,25 +41,20 @@ public struct Reconstructor: Sendable {
       return ReconstructionResult(reconstruction: Reconstruction(fps: match.fps, skeleton: match.skeleton, points: []), frames: nil, seconds: 0)
     }
     let triangulator = try Triangulator(cameras: match.cameras, options: options.triangulation)
-    let count = range.count
-    let results = FrameResults(count: count)
     let done = Counter()
-    let work: @Sendable (Int) throws -> Void = { i in
-      results.set(i, try self.frame(range.lowerBound + i, triangulator: triangulator))
-      let n = done.increment()
-      progress?(n)
+    let work: @Sendable (Int) throws -> FrameResult = { frame in
+      let result = try self.frame(frame, triangulator: triangulator)
+      progress?(done.increment())
+      return result
     }
+    let results: [FrameResult]
     if options.parallel {
-      let errors = ErrorBox()
-      DispatchQueue.concurrentPerform(iterations: count) { i in
-        do { try work(i) } catch { errors.set(error) }
-      }
-      if let error = errors.error { throw error }
+      results = try parallelMap(Array(range), work)
     } else {
-      for i in 0..<count { try work(i) }
+      results = try range.map(work)
     }
     var report = ReportBuilder(cameras: match.cameras, skeleton: match.skeleton)
-    let points = link(results.values, range: range, report: &report)
+    let points = link(results, range: range, report: &report)
     let seconds = Date().timeIntervalSince(start)
     return ReconstructionResult(
       reconstruction: Reconstruction(fps: match.fps, skeleton: match.skeleton, points: points), frames: range,
@@ -84,13 +79,13 @@ public struct Reconstructor: Sendable {
   }
 
   /// Links per-frame poses into tracks and emits track points.
-  func link(_ frames: [FrameResult?], range: ClosedRange<Int>, report: inout ReportBuilder) -> [TrackPoint] {
+  func link(_ frames: [FrameResult], range: ClosedRange<Int>, report: inout ReportBuilder) -> [TrackPoint] {
     let skeleton = match.skeleton
     let torso = ["left_shoulder", "right_shoulder", "left_hip", "right_hip"].compactMap(skeleton.index(of:))
     var tracker = IdentityTracker(fps: match.fps, options: options)
     var assigned: [[(Int, Pose3D)]] = []
     for (i, result) in frames.enumerated() {
-      let poses = result?.poses ?? []
+      let poses = result.poses
       let ids = tracker.assign(frame: range.lowerBound + i, centres: poses.map { $0.centre(torso: torso) })
       assigned.append(zip(ids, poses).compactMap { id, pose in id.map { ($0, pose) } })
     }
@@ -102,7 +97,7 @@ public struct Reconstructor: Sendable {
     for (n, track) in kept.enumerated() { name[track.id] = "P\(n + 1)" }
 
     var points: [TrackPoint] = []
-    let ball = BallFilter.plausible(frames.map { $0?.ball?.point }, fps: match.fps, options: options)
+    let ball = BallFilter.plausible(frames.map { $0.ball?.point }, fps: match.fps, options: options)
     for (i, people) in assigned.enumerated() {
       let frame = range.lowerBound + i
       let time = Double(frame) / match.fps
@@ -129,23 +124,7 @@ public struct Reconstructor: Sendable {
   }
 }
 
-/// Thread-safe slots for per-frame results.
-final class FrameResults: @unchecked Sendable {
-  private var storage: [Reconstructor.FrameResult?]
-  private let lock = NSLock()
-  init(count: Int) { storage = Array(repeating: nil, count: count) }
-  func set(_ i: Int, _ value: Reconstructor.FrameResult) {
-    lock.lock()
-    storage[i] = value
-    lock.unlock()
-  }
-  var values: [Reconstructor.FrameResult?] {
-    lock.lock()
-    defer { lock.unlock() }
-    return storage
-  }
-}
-
+/// A counter shared by worker threads.
 final class Counter: @unchecked Sendable {
   private var value = 0
   private let lock = NSLock()
@@ -154,20 +133,5 @@ final class Counter: @unchecked Sendable {
     defer { lock.unlock() }
     value += 1
     return value
-  }
-}
-
-final class ErrorBox: @unchecked Sendable {
-  private var stored: Error?
-  private let lock = NSLock()
-  func set(_ error: Error) {
-    lock.lock()
-    if stored == nil { stored = error }
-    lock.unlock()
-  }
-  var error: Error? {
-    lock.lock()
-    defer { lock.unlock() }
-    return stored
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
 /// Results gathered from concurrent workers.
+/// Guarded by `lock`: written by workers, read after they finish.
 final class ParallelResults<R>: @unchecked Sendable {
   var results: [R?]
   var error: Error?
@@ -9,7 +10,7 @@ final class ParallelResults<R>: @unchecked Sendable {
 }
 
 /// Maps `body` over `items` on all cores, keeping the order; the first error thrown wins.
-func parallelMap<T: Sendable, R: Sendable>(_ items: [T], _ body: @Sendable (T) throws -> R) throws -> [R] {
+public func parallelMap<T: Sendable, R: Sendable>(_ items: [T], _ body: @Sendable (T) throws -> R) throws -> [R] {
   let box = ParallelResults<R>(items.count)
   DispatchQueue.concurrentPerform(iterations: items.count) { i in
     do {
