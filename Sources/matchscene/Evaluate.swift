@@ -32,10 +32,21 @@ struct Evaluate: ParsableCommand {
     let reference = try TracksCSV.read(from: Self.tracksFile(truth))
     let evaluation = TrackEvaluation(estimate: estimated, truth: reference)
     print(evaluation.summary)
+    // Events, when both sides have them next to their tracks.
+    let estimatedEvents = Self.tracksFile(estimate).deletingLastPathComponent().appendingPathComponent("events.json")
+    let trueEvents = Self.tracksFile(truth).deletingLastPathComponent().appendingPathComponent("events.json")
+    var events: EventEvaluation?
+    if FileManager.default.fileExists(atPath: estimatedEvents.path), FileManager.default.fileExists(atPath: trueEvents.path) {
+      events = EventEvaluation(
+        detected: try EventsJSON.read(from: estimatedEvents), truth: try EventsJSON.read(from: trueEvents),
+        trackMap: evaluation.playerMatches)
+      print(events!.summary)
+    }
     if let json {
+      struct Report: Encodable { var tracks: TrackEvaluation; var events: EventEvaluation? }
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      try AtomicFile.write(try encoder.encode(evaluation), to: URL(fileURLWithPath: json))
+      try AtomicFile.write(try encoder.encode(Report(tracks: evaluation, events: events)), to: URL(fileURLWithPath: json))
     }
   }
 }
