@@ -50,7 +50,7 @@ public struct MatchAnalyzer: Sendable {
       flights: flights, ball: ballByFrame, wrists: wrists, fps: fps)
     // The ball: fitted positions inside flights (missed frames filled), observations elsewhere while a
     // rally is on, nothing while the ball is out of play.
-    let rallies = Self.rallyRanges(events)
+    let rallies = Self.rallyRanges(events, ballFrames: observations.map(\.frame), maxGap: Int((options.segmentation.maxGap * fps).rounded()))
     var original: [Int: TrackPoint] = [:]
     for p in ballPoints { original[p.frame] = p }
     var ballOut: [Int: TrackPoint] = [:]
@@ -72,6 +72,20 @@ public struct MatchAnalyzer: Sendable {
     return AnalysisResult(
       reconstruction: Reconstruction(fps: fps, skeleton: reconstruction.skeleton, points: points), events: events,
       flights: flights)
+  }
+
+  /// Frame ranges from each rally start to its end (open rallies run to the last event), each extended
+  /// back over the ball's uninterrupted presence before the serve (the toss is part of play).
+  static func rallyRanges(_ events: [MatchEvent], ballFrames: [Int], maxGap: Int) -> [ClosedRange<Int>] {
+    let present = Set(ballFrames)
+    return rallyRanges(events).map { range in
+      var start = range.lowerBound
+      var probe = start - 1
+      while probe >= start - maxGap - 1, probe >= (ballFrames.min() ?? 0) {
+        if present.contains(probe) { start = probe; probe = start - 1 } else { probe -= 1 }
+      }
+      return start...range.upperBound
+    }
   }
 
   /// Frame ranges from each rally start to its end (open rallies run to the last event).

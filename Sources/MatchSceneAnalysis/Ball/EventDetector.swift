@@ -29,6 +29,11 @@ public struct EventDetectionOptions: Sendable {
   public var restDuration: Double = 0.4
   /// A rally also ends when the ball has not been seen for this long, seconds.
   public var lostDuration: Double = 1.0
+  /// A hit needs a wrist within this distance of the contact, metres (the racket's reach).
+  public var maxHitDistance: Double = 0.6
+  /// A contact that leaves the ball slower than this horizontally, rising, is a toss from the palm
+  /// (before a serve, or a player bouncing the ball), not a hit, m/s.
+  public var tossMaxHorizontalSpeed: Double = 1.5
   public init() {}
 }
 
@@ -77,7 +82,17 @@ public struct EventDetector: Sendable {
       {
         events.append(MatchEvent(type: .net, frame: frame, time: t, position: position, speed: speed))
       } else {
-        let hitter = nearestPlayer(to: position, frame: frame, wrists: wrists)
+        let horizontal = SIMD2(vAfter.x, vAfter.y)
+        let isToss = (horizontal * horizontal).sum().squareRoot() < options.tossMaxHorizontalSpeed && vAfter.z > 0
+        guard !isToss, let (hitter, distance) = nearestPlayer(to: position, frame: frame, wrists: wrists),
+          distance <= options.maxHitDistance
+        else {
+          // No racket near: a low contact off the table is the floor; anything else is not an event.
+          if height < 0.2, vAfter.z >= 0, !onTable {
+            events.append(MatchEvent(type: .bounce, frame: frame, time: t, position: position, speed: speed, surface: "floor"))
+          }
+          continue
+        }
         events.append(MatchEvent(type: .hit, frame: frame, time: t, track: hitter, position: position, speed: speed))
       }
     }
@@ -98,7 +113,8 @@ public struct EventDetector: Sendable {
     return (t, (a.position(at: t) + b.position(at: t)) / 2)
   }
 
-  func nearestPlayer(to position: SIMD3<Double>, frame: Int, wrists: [String: [Int: [SIMD3<Double>]]]) -> String? {
+  /// The player whose wrist is nearest `position` around `frame`, with that distance.
+  func nearestPlayer(to position: SIMD3<Double>, frame: Int, wrists: [String: [Int: [SIMD3<Double>]]]) -> (String, Double)? {
     var best: (String, Double)? = nil
     for (track, byFrame) in wrists {
       // The wrist at the contact frame, or the nearest frame within ±3.
@@ -111,7 +127,7 @@ public struct EventDetector: Sendable {
         if best == nil || d < best!.1 { best = (track, d) }
       }
     }
-    return best?.0
+    return best
   }
 
   /// Adds rally starts (the first hit after the ball was out of play) and ends (rest or loss).
