@@ -37,8 +37,9 @@ def main(folder: str, optim_points: int) -> None:
 
     count = min(optim_points, n_points)
     start = time.perf_counter()
-    p3 = group.triangulate_optim(points[:, :count], init_ransac=False, init_progress=False)
-    report("triangulate_optim", p3, count, time.perf_counter() - start)
+    # triangulate_optim wants (cams, frames, joints, 2): one joint per frame here.
+    p3 = group.triangulate_optim(points[:, :count, None, :], init_ransac=False, init_progress=False)
+    report("triangulate_optim", p3.reshape(-1, 3), count, time.perf_counter() - start)
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ struct Benchmark: ParsableCommand {
   }
 
   func row(_ views: Int, _ method: String, _ rate: Double, _ error: Double, _ ratio: Double) -> String {
-    String(format: "%5d  %@  %10.0f  %10.2f mm   %.3f×", views, method.padding(toLength: 22, withPad: " ", startingAt: 0), rate, error * 1000, ratio)
+    String(format: "%5d  %@  %10.0f  %10.2f mm   %.3f×", views, method.padding(toLength: 30, withPad: " ", startingAt: 0), rate, error * 1000, ratio)
   }
 
   /// Writes the benchmark scene for `views` cameras and runs the comparison script on it.
@@ -91,7 +91,7 @@ struct Benchmark: ParsableCommand {
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      throw ValidationError("aniposelib comparison failed (\(python) \(script.path)); exit \(process.terminationStatus)")
+      throw CommandFailure("aniposelib comparison failed (\(python) \(script.path)); exit \(process.terminationStatus)")
     }
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
   }

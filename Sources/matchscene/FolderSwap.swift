@@ -13,7 +13,7 @@ enum FolderSwap {
     let fm = FileManager.default
     let existing = (try? fm.contentsOfDirectory(atPath: destination.path)) ?? []
     if fm.fileExists(atPath: destination.path), !existing.isEmpty, !force {
-      throw ValidationError("\(destination.path) exists and is not empty; pass --force to replace it")
+      throw CommandFailure("\(destination.path) exists and is not empty; pass --force to replace it")
     }
     let parent = destination.deletingLastPathComponent()
     try fm.createDirectory(at: parent, withIntermediateDirectories: true)

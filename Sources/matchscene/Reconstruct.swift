@@ -52,7 +52,7 @@ struct Reconstruct: ParsableCommand {
     var options = ReconstructionOptions()
     if plain { options.triangulation = .init() }
     let range = frames?.range ?? loaded.commonFrames ?? match.frameRange
-    guard let range else { throw ValidationError("\(input.match): no detections found in any camera") }
+    guard let range else { throw CommandFailure("\(input.match): no detections found in any camera") }
     let progress = ProgressReporter("reconstruct", total: range.count)
     let result = try Reconstructor(match: match, options: options).run(frames: range) { progress.update($0) }
     progress.finish()
