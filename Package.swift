@@ -74,7 +74,7 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneSimulation",
-      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneAssets"],
+      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneAssets", "MatchSceneIO"],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -121,7 +121,7 @@ let package = Package(
     ),
     .testTarget(name: "MatchSceneAnalysisTests", dependencies: ["MatchSceneAnalysis", "TestSupport"]),
     .testTarget(name: "MatchSceneExportTests", dependencies: ["MatchSceneExport", "TestSupport"]),
-    .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+    .testTarget(name: "CLITests", dependencies: ["TestSupport", "MatchSceneIO", "MatchSceneExport", "MatchSceneAnalysis"]),
   ],
   cLanguageStandard: .c11,
   cxxLanguageStandard: .cxx17

@@ -1,0 +1,109 @@
+import MatchSceneAssets
+import MatchSceneCore
+import MatchSceneGeometry
+
+/// Generates seeded synthetic table-tennis matches: true 3D motion of two players, a bystander and
+/// the ball, the true events, and what a rig of cameras with imperfect 2D detectors would report.
+///
+/// Randomness comes from independent streams of the seed (`RandomStream`): rallies, players' bodies,
+/// the bystander, and each camera's detector, so changing the noise or the rig leaves the motion
+/// untouched.
+public enum MatchSimulator {
+  /// Simulates a match.
+  ///
+  /// - Parameters:
+  ///   - config: checked first (`SimulationConfig.validate()`).
+  ///   - sport: a table sport (venue kind `table`), e.g. `try SportSpec.builtIn("table-tennis")`; every
+  ///     physical constant and dimension comes from it.
+  /// - Throws: `InputError` for a bad configuration or a sport that is not played on a table.
+  public static func simulate(_ config: SimulationConfig, sport: SportSpec) throws -> SimulatedMatch {
+    try config.validate()
+    guard sport.venue.kind == "table" else {
+      throw InputError(
+        file: sport.id, location: .key("venue.kind"),
+        "the simulator plays table tennis only (venue kind 'table'), got '\(sport.venue.kind)'")
+    }
+    let physics = try BallPhysics(sport: sport)
+    let fps = config.fps ?? sport.defaultFPS
+    let frameCount = max(1, Int((config.duration * fps).rounded(.down)))
+    let players = config.players.enumerated().map { PlayerGeometry(index: $0.offset, config: $0.element) }
+
+    var rallies = RallySimulator(
+      config: config, physics: physics, players: players, fps: fps, frameCount: frameCount)
+    let script = rallies.run()
+
+    var bodyRNG = RandomStream.players.generator(seed: config.seed)
+    let animators = players.map {
+      PlayerAnimator(player: $0, script: script, tableHalfLength: physics.tableLength / 2, rng: &bodyRNG)
+    }
+    var bystanderRNG = RandomStream.bystander.generator(seed: config.seed)
+    let bystander = config.noise.bystander ? BystanderAnimator(rng: &bystanderRNG) : nil
+
+    // True points of every frame in one flat array (see FrameLayout).
+    let layout = FrameLayout(people: players.count + (bystander == nil ? 0 : 1))
+    var positions = [SIMD3<Double>](repeating: SIMD3(0, 0, -100), count: frameCount * layout.slots)
+    var ballPresent = [Bool](repeating: false, count: frameCount)
+    for frame in 0..<frameCount {
+      let t = Double(frame) / fps
+      let ball = script.ball[frame]
+      for (k, animator) in animators.enumerated() {
+        let joints = animator.joints(at: t, ball: ball)
+        let base = layout.person(frame, k)
+        for j in 0..<17 { positions[base + j] = joints[j] }
+      }
+      if let bystander {
+        let joints = bystander.joints(at: t)
+        let base = layout.person(frame, players.count)
+        for j in 0..<17 { positions[base + j] = joints[j] }
+      }
+      if let ball {
+        positions[layout.ball(frame)] = ball
+        ballPresent[frame] = true
+      }
+    }
+
+    // Project into every camera: the truth's view counts, and the detections.
+    let cameras = config.rig.cameras.map(\.camera)
+    var views = [Int](repeating: 0, count: positions.count)
+    var detections: [String: CameraDetections] = [:]
+    var offsets: [String: Int] = [:]
+    for (index, camera) in cameras.enumerated() {
+      let pixels = camera.project(positions)
+      for i in 0..<pixels.count where pixels[i].map({ camera.contains($0) }) == true { views[i] += 1 }
+      var rng = RandomStream.detection.generator(seed: config.seed, index: index)
+      let offset = config.rig.cameras[index].frameOffset
+      offsets[camera.name] = offset
+      detections[camera.name] = DetectionSynthesizer(camera: camera, noise: config.noise, layout: layout)
+        .synthesize(pixels: pixels, ballPresent: ballPresent, offset: offset, rng: &rng)
+    }
+
+    let skeleton = Skeleton.coco17
+    let trackIDs = players.map(\.id) + (bystander == nil ? [] : ["B1"])
+    var points: [TrackPoint] = []
+    points.reserveCapacity(frameCount * layout.slots)
+    for frame in 0..<frameCount {
+      let t = Double(frame) / fps
+      for (k, id) in trackIDs.enumerated() {
+        let base = layout.person(frame, k)
+        for j in 0..<17 {
+          points.append(
+            TrackPoint(
+              frame: frame, time: t, track: id, kind: .player, joint: skeleton.keypoints[j],
+              position: positions[base + j], reprojectionPx: 0, views: views[base + j]))
+        }
+      }
+      if ballPresent[frame] {
+        let i = layout.ball(frame)
+        points.append(
+          TrackPoint(
+            frame: frame, time: t, track: "ball", kind: .ball, joint: "ball", position: positions[i],
+            reprojectionPx: 0, views: views[i]))
+      }
+    }
+    let match = Match(
+      sport: sport.id, fps: fps, skeleton: skeleton, cameras: cameras, frameOffsets: offsets, detections: detections)
+    return SimulatedMatch(
+      match: match, truth: Reconstruction(fps: fps, skeleton: skeleton, points: points), events: script.events,
+      config: config)
+  }
+}

@@ -1,0 +1,348 @@
+import MatchSceneCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Plays the rallies of a match with the ball physics: serves (toss, bounce on the server's half, then
+/// on the receiver's half — ITTF Handbook 2024, rule 2.6), solved shots to targets on the opponent's
+/// half, a receiver who strikes the ball after its bounce near the end of the table, and rallies that
+/// end when a player misses or hits the net, once the ball rests or leaves the playing area.
+///
+/// Strokes happen exactly at frame instants (the ball's internal step divides the frame interval), so
+/// every hit event falls on its frame; bounces and net contacts happen at any time.
+struct RallySimulator {
+  let physics: BallPhysics
+  let solver: ShotSolver
+  let players: [PlayerGeometry]
+  let fps: Double
+  let frameCount: Int
+  let substeps: Int
+  let config: SimulationConfig
+  var rng: SeededGenerator
+  var script: RallyScript
+
+  /// Longest a rally may last after its serve, seconds (a safety net; rallies end much sooner).
+  static let maximumRally = 40.0
+
+  init(config: SimulationConfig, physics: BallPhysics, players: [PlayerGeometry], fps: Double, frameCount: Int) {
+    self.config = config
+    self.physics = physics
+    self.players = players
+    self.fps = fps
+    self.frameCount = frameCount
+    substeps = max(1, Int((1 / fps / config.maxPhysicsStep).rounded(.up)))
+    solver = ShotSolver(physics: physics, step: 1 / fps / Double(substeps))
+    rng = RandomStream.rallies.generator(seed: config.seed)
+    script = RallyScript(ball: [SIMD3<Double>?](repeating: nil, count: frameCount))
+  }
+
+  var halfLength: Double { physics.tableLength / 2 }
+  var halfWidth: Double { physics.tableWidth / 2 }
+  var top: Double { physics.surfaceHeight }
+
+  func time(_ frame: Int) -> Double { Double(frame) / fps }
+
+  /// Advances the ball by one frame; contact times are absolute (seconds since frame 0).
+  func advanceFrame(_ state: inout BallState, from frame: Int) -> [BallContact] {
+    let h = 1 / fps / Double(substeps)
+    var contacts: [BallContact] = []
+    for k in 0..<substeps {
+      if state.mode == .resting { break }
+      let start = time(frame) + Double(k) * h
+      for var c in physics.advance(&state, by: h) {
+        c.time += start
+        contacts.append(c)
+      }
+    }
+    return contacts
+  }
+
+  mutating func record(_ frame: Int, _ p: SIMD3<Double>) {
+    if frame >= 0, frame < frameCount { script.ball[frame] = p }
+  }
+
+  mutating func emit(_ event: MatchEvent) {
+    if event.frame >= 0, event.frame < frameCount { script.events.append(event) }
+  }
+
+  func frame(of t: Double) -> Int { Int((t * fps).rounded()) }
+
+  // MARK: - Match
+
+  mutating func run() -> RallyScript {
+    var holdFrame = Int((0.5 * fps).rounded())
+    let firstServer = rng.integer(0...1)
+    var rally = 0
+    while holdFrame < frameCount {
+      rally += 1
+      // ITTF rule 2.13.3: the service passes to the other player after every two points.
+      let server = (firstServer + (rally - 1) / 2) % 2
+      let end = playRally(rally, server: server, holdFrame: holdFrame)
+      script.rallyEnds.append(end)
+      holdFrame = Int((end * fps).rounded(.up)) + Int((rng.uniform(config.pause) * fps).rounded())
+    }
+    script.events.sort { ($0.time, $0.type.rawValue) < ($1.time, $1.type.rawValue) }
+    return script
+  }
+
+  // MARK: - Serve
+
+  /// Plays one rally from the moment the server holds the ball; returns the time it ends.
+  mutating func playRally(_ rally: Int, server: Int, holdFrame: Int) -> Double {
+    let srv = players[server]
+    let d = srv.dims
+    // Stance behind the end line, crouched, the ball resting on the open free hand above table height
+    // and behind the end line (rule 2.6.1).
+    var stanceXY = SIMD2(srv.side * (halfLength + 0.70), rng.uniform(-0.5...0.5))
+    let stanceHeight = srv.readyHeight - 0.06 * d.height
+    let stanceLean = 0.4
+    let ballHeight = top + rng.uniform(0.06...0.14)
+    var torso = BodyKinematics.torso(
+      d, pelvis: SIMD3(stanceXY.x, stanceXY.y, stanceHeight), heading: srv.heading, rotation: 0, lean: stanceLean)
+    var holdWrist = SIMD3<Double>.zero
+    var ballHold = SIMD3<Double>.zero
+    for _ in 0..<4 {
+      let freeShoulder = srv.freeShoulder(torso)
+      holdWrist = freeShoulder + 0.17 * d.height * srv.forward + 0.09 * d.height * srv.racketSide
+      holdWrist.z = ballHeight - 0.035
+      let arm = holdWrist - freeShoulder
+      if length(arm) > 0.9 * d.armReach { holdWrist = freeShoulder + arm * (0.9 * d.armReach / length(arm)) }
+      ballHold = holdWrist + 0.06 * srv.forward + SIMD3(0, 0, 0.035)
+      let behind = srv.side * ballHold.x - (halfLength + 0.05)
+      if behind >= 0 { break }
+      stanceXY.x += srv.side * (0.02 - behind)
+      torso = BodyKinematics.torso(
+        d, pelvis: SIMD3(stanceXY.x, stanceXY.y, stanceHeight), heading: srv.heading, rotation: 0, lean: stanceLean)
+    }
+    let tossFrame = holdFrame + Int((rng.uniform(0.6...1.0) * fps).rounded())
+    for f in holdFrame..<tossFrame { record(f, ballHold) }
+
+    // Toss: nearly vertically, at least 16 cm (rule 2.6.2), struck on the way down.
+    let tossHeight = rng.uniform(0.25...0.5)
+    var state = BallState(
+      position: ballHold, velocity: SIMD3(0, 0, (2 * physics.ball.gravity * tossHeight).squareRoot() * 1.03))
+    var f = tossFrame
+    record(f, state.position)
+    let contactHeight = ballHold.z + rng.uniform(0.08...0.2)
+    while true {
+      _ = advanceFrame(&state, from: f)
+      f += 1
+      record(f, state.position)
+      if state.velocity.z < 0, state.position.z <= contactHeight { break }
+      if f - tossFrame > Int(3 * fps) { break }
+    }
+    let contactFrame = f
+    let tContact = time(f)
+    let ballAtContact = state.position
+    let racketShoulder = srv.racketShoulder(torso)
+    var toBall = ballAtContact - racketShoulder
+    toBall.z = 0
+    let wrist = ballAtContact - PlayerGeometry.racketReach * normalize(toBall)
+    let stance = ContactPlacement(pelvis: stanceXY, height: stanceHeight, lean: stanceLean, wrist: wrist)
+    script.serves.append(
+      PlannedServe(
+        player: server, holdTime: time(holdFrame), tossTime: time(tossFrame), contactTime: tContact, stance: stance,
+        holdWrist: holdWrist))
+
+    guard let v0 = solveServe(from: ballAtContact, server: srv) else {
+      // No legal serve found (never seen in practice): the tossed ball drops and the point is lost.
+      return finishRally(rally, state: state, frame: contactFrame, server: server, served: false)
+    }
+    state.velocity = v0
+    script.hits.append(PlannedHit(time: tContact, player: server, stroke: .serve, ball: ballAtContact, placement: stance))
+    emit(
+      MatchEvent(
+        type: .rallyStart, frame: contactFrame, time: tContact, track: srv.id, position: ballAtContact,
+        speed: length(v0), rally: rally))
+    emit(
+      MatchEvent(
+        type: .hit, frame: contactFrame, time: tContact, track: srv.id, position: ballAtContact, speed: length(v0),
+        rally: rally))
+    return finishRally(rally, state: state, frame: contactFrame, server: server, served: true)
+  }
+
+  /// A legal serve from `p0`, checked by replaying it with the full contact model.
+  mutating func solveServe(from p0: SIMD3<Double>, server srv: PlayerGeometry) -> SIMD3<Double>? {
+    for _ in 0..<60 {
+      let b1 = SIMD2(srv.side * rng.uniform(0.35...1.0), rng.uniform(-(halfWidth - 0.2)...(halfWidth - 0.2)))
+      let b2x = -srv.side * rng.uniform(0.45...1.15)
+      let hs = rng.uniform(3.5...6.0)
+      let margin = rng.uniform(0.02...0.12)
+      guard
+        let (v0, b2) = solver.serve(
+          from: p0, horizontalSpeed: hs, firstBounce: b1, secondBounceX: b2x, margin: margin),
+        abs(b2.y) <= halfWidth - 0.06, abs(b2.x) <= halfLength - 0.05
+      else { continue }
+      let contacts = replay(from: BallState(position: p0, velocity: v0), count: 2)
+      if contacts.count == 2, contacts[0].kind == .table, srv.side * contacts[0].position.x > 0,
+        contacts[1].kind == .table, srv.side * contacts[1].position.x < 0
+      {
+        return v0
+      }
+    }
+    return nil
+  }
+
+  /// The first `count` contacts of a flight with the full contact model (up to 4 s).
+  func replay(from state: BallState, count: Int) -> [BallContact] {
+    var s = state
+    var contacts: [BallContact] = []
+    var f = 0
+    while contacts.count < count, f < Int(4 * fps), s.mode != .resting {
+      contacts += advanceFrame(&s, from: f)
+      f += 1
+    }
+    return Array(contacts.prefix(count))
+  }
+
+  // MARK: - Rally
+
+  /// Follows the ball after the serve: bounces, the receiver's strokes, and the end of the rally.
+  /// Returns the time the rally ends.
+  mutating func finishRally(_ rally: Int, state startState: BallState, frame startFrame: Int, server: Int, served: Bool)
+    -> Double
+  {
+    var state = startState
+    var f = startFrame
+    let shotCount = rng.integer(config.shotsPerRally)
+    let netEnding = rng.chance(config.netProbability)
+    var shots = served ? 1 : shotCount
+    var hitter = server
+    var lastHitTime = time(startFrame)
+    var plannedContact: (frame: Int, stroke: Stroke, placement: ContactPlacement)?
+    var awaiting = shots < shotCount
+    var receiverBounces = 0
+    let lastFrame = startFrame + Int(Self.maximumRally * fps)
+    while true {
+      let contacts = advanceFrame(&state, from: f)
+      f += 1
+      record(f, state.position)
+      var bouncedOnReceiver = false
+      for c in contacts {
+        switch c.kind {
+        case .table, .floor:
+          guard c.velocityAfter.z > 0 else { break }
+          let onTable = c.kind == .table
+          emit(
+            MatchEvent(
+              type: .bounce, frame: frame(of: c.time), time: c.time, position: c.position,
+              speed: length(c.velocityAfter), surface: onTable ? "table" : "floor",
+              side: onTable ? (c.position.x < 0 ? "negative_x" : "positive_x") : nil, rally: rally))
+          if onTable, players[1 - hitter].side * c.position.x > 0 {
+            receiverBounces += 1
+            bouncedOnReceiver = receiverBounces == 1
+          }
+        case .net:
+          emit(
+            MatchEvent(
+              type: .net, frame: frame(of: c.time), time: c.time, position: c.position,
+              speed: length(c.velocityAfter), rally: rally))
+          awaiting = false
+        case .rest:
+          emit(
+            MatchEvent(
+              type: .rallyEnd, frame: frame(of: c.time), time: c.time, position: c.position, speed: 0, rally: rally))
+          return c.time
+        }
+      }
+      if !contacts.isEmpty, plannedContact != nil, contacts.contains(where: { $0.kind != .table }) {
+        plannedContact = nil  // the planned stroke cannot happen any more
+        awaiting = false
+      }
+      if !physics.isInsideArea(state.position) || f >= lastFrame {
+        let t = time(f)
+        emit(MatchEvent(type: .rallyEnd, frame: f, time: t, position: state.position, rally: rally))
+        return t
+      }
+      if f >= frameCount { return time(f) }
+      if awaiting, bouncedOnReceiver, plannedContact == nil {
+        plannedContact = chooseContact(state: state, frame: f, receiver: players[1 - hitter], after: lastHitTime)
+        if plannedContact == nil { awaiting = false }
+      }
+      guard let plan = plannedContact, plan.frame == f else { continue }
+      // The receiver strikes.
+      let striker = players[1 - hitter]
+      plannedContact = nil
+      shots += 1
+      let final = shots >= shotCount
+      guard let v0 = solveShot(from: state.position, striker: striker, intoNet: final && netEnding) else {
+        awaiting = false
+        shots -= 1
+        continue
+      }
+      state.velocity = v0
+      state.mode = .flying
+      let t = time(f)
+      script.hits.append(
+        PlannedHit(time: t, player: striker.index, stroke: plan.stroke, ball: state.position, placement: plan.placement))
+      emit(
+        MatchEvent(
+          type: .hit, frame: f, time: t, track: striker.id, position: state.position, speed: length(v0), rally: rally))
+      hitter = striker.index
+      lastHitTime = t
+      receiverBounces = 0
+      awaiting = !final
+    }
+  }
+
+  /// Looks ahead from the bounce on the receiver's half and picks the frame of the stroke among those
+  /// where the ball is near or beyond the end of the table at a height the receiver can reach.
+  mutating func chooseContact(state: BallState, frame: Int, receiver: PlayerGeometry, after lastHit: Double)
+    -> (frame: Int, stroke: Stroke, placement: ContactPlacement)?
+  {
+    var s = state
+    var f = frame
+    // Forehand when the ball comes to the racket side (with some personal preference).
+    let lateral = dot(state.position - SIMD3(receiver.side * (halfLength + 0.7), 0, 0), receiver.racketSide)
+    let stroke: Stroke = lateral > rng.uniform(-0.35...0.1) ? .forehand : .backhand
+    var candidates: [(Int, ContactPlacement)] = []
+    while f < frame + Int(1.5 * fps) {
+      let contacts = advanceFrame(&s, from: f)
+      f += 1
+      if !contacts.isEmpty || s.mode != .flying { break }
+      let p = s.position
+      let depth = receiver.side * p.x
+      guard depth >= halfLength - 0.25, depth <= halfLength + 0.7, p.z >= top + 0.06, p.z <= top + 0.6,
+        time(f) - lastHit >= 0.3
+      else { continue }
+      if let placement = receiver.placement(ball: p, stroke: stroke, tableHalfLength: halfLength) {
+        candidates.append((f, placement))
+      }
+    }
+    guard !candidates.isEmpty else { return nil }
+    let pick = candidates[rng.integer(0...(candidates.count - 1))]
+    return (pick.0, stroke, pick.1)
+  }
+
+  /// Launch velocity of a stroke from `p0`: a shot that clears the net and lands on the opponent's
+  /// half, or (`intoNet`) one that ends in the net; checked by replaying it with the full contact model.
+  mutating func solveShot(from p0: SIMD3<Double>, striker: PlayerGeometry, intoNet: Bool) -> SIMD3<Double>? {
+    let opponentSide = -striker.side
+    for attempt in 0..<24 {
+      let decay = pow(0.93, Double(attempt))
+      if intoNet {
+        let y = rng.uniform(-0.6...0.6) * halfWidth
+        let z = top + rng.uniform(0.03...(physics.netHeight - 0.01))
+        guard let v0 = solver.netShot(from: p0, horizontalSpeed: rng.uniform(5...9) * decay, y: y, z: z) else {
+          continue
+        }
+        let contacts = replay(from: BallState(position: p0, velocity: v0), count: 1)
+        if contacts.first?.kind == .net { return v0 }
+      } else {
+        let target = SIMD2(
+          opponentSide * rng.uniform(0.25...(halfLength - 0.12)), rng.uniform(-(halfWidth - 0.1)...(halfWidth - 0.1)))
+        let hs = rng.uniform(4.5...10) * decay
+        guard
+          let v0 = solver.rallyShot(
+            from: p0, horizontalSpeed: hs, target: target, margin: rng.uniform(0.02...0.2))
+        else { continue }
+        let contacts = replay(from: BallState(position: p0, velocity: v0), count: 1)
+        if let c = contacts.first, c.kind == .table, opponentSide * c.position.x > 0 { return v0 }
+      }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,200 @@
+import MatchSceneCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Finds the racket's launch velocity that sends the ball where a player aims, under gravity and drag,
+/// by the shooting method: integrate the flight, measure where it crosses the aim plane, and correct
+/// the launch velocity with Newton's method on a finite-difference Jacobian (Press et al., *Numerical
+/// Recipes*, 3rd ed., §18.1 "The Shooting Method", §9.7 globally convergent Newton with step halving).
+///
+/// Flights here ignore the net and the table outline; the simulator replays every solved shot with
+/// the full contact model and rejects one that does not do what was intended.
+struct ShotSolver {
+  var physics: BallPhysics
+  /// Integration step, seconds (the simulator's).
+  var step: Double
+  /// Longest flight considered, seconds.
+  var maxFlight: Double = 4
+
+  /// Free flight from `p`, `v` until `g` changes from ≥ 0 to < 0; nil when it does not within `maxFlight`.
+  func flight(
+    from p: SIMD3<Double>, _ v: SIMD3<Double>, until g: (SIMD3<Double>) -> Double
+  ) -> (time: Double, position: SIMD3<Double>, velocity: SIMD3<Double>)? {
+    var p = p, v = v, t = 0.0
+    while t < maxFlight {
+      let end = physics.step(p, v, step)
+      if g(p) >= 0, g(end.position) < 0 {
+        let hit = physics.bisect(p, v, step, g)
+        return (t + hit.tau, hit.position, hit.velocity)
+      }
+      (p, v) = end
+      t += step
+      if p.z < -1 { return nil }
+    }
+    return nil
+  }
+
+  /// Where a flight from `p`, `v` first comes down to table height (z = surface + radius).
+  func landing(from p: SIMD3<Double>, _ v: SIMD3<Double>) -> (time: Double, position: SIMD3<Double>, velocity: SIMD3<Double>)? {
+    let level = physics.tableContactHeight
+    return flight(from: p, v) { $0.z - level }
+  }
+
+  /// Where a flight first reaches the net plane x = 0 (ball centre), coming from the side it starts on.
+  func netCrossing(from p: SIMD3<Double>, _ v: SIMD3<Double>) -> SIMD3<Double>? {
+    let side: Double = p.x >= 0 ? 1 : -1
+    return flight(from: p, v) { side * $0.x }?.position
+  }
+
+  /// The bounce on the table top as `BallPhysics` applies it (asset restitution and tangential keep).
+  func tableBounce(_ v: SIMD3<Double>) -> SIMD3<Double> {
+    let b = physics.ball
+    return SIMD3(b.tangentialKeepTable * v.x, b.tangentialKeepTable * v.y, -b.restitutionTable * v.z)
+  }
+
+  /// Whether a flight clears the net by `margin` (bottom of the ball above the tape).
+  func clearsNet(from p: SIMD3<Double>, _ v: SIMD3<Double>, margin: Double) -> Bool {
+    guard let q = netCrossing(from: p, v) else { return false }
+    return q.z - physics.ball.radius >= physics.surfaceHeight + physics.netHeight + margin
+  }
+
+  // MARK: - Shots
+
+  /// A rally shot from `p0` with horizontal launch speed `horizontalSpeed` that lands on table height
+  /// at `target` (x, y) and clears the net by `margin`. Returns nil when Newton's method does not
+  /// converge or the net is not cleared.
+  func rallyShot(
+    from p0: SIMD3<Double>, horizontalSpeed hs: Double, target: SIMD2<Double>, margin: Double
+  ) -> SIMD3<Double>? {
+    let dx = target.x - p0.x, dy = target.y - p0.y
+    let d = (dx * dx + dy * dy).squareRoot()
+    let T = d / hs * (1 + 0.5 * physics.drag * d)
+    let dz = physics.tableContactHeight - p0.z
+    let guess = [atan2(dy, dx), (dz + 0.5 * physics.ball.gravity * T * T) / T]
+    func velocity(_ u: [Double]) -> SIMD3<Double> { SIMD3(hs * cos(u[0]), hs * sin(u[0]), u[1]) }
+    guard
+      let u = newton(guess, tolerance: 1e-5, residual: { u in
+        guard let land = landing(from: p0, velocity(u)) else { return nil }
+        return [land.position.x - target.x, land.position.y - target.y]
+      })
+    else { return nil }
+    let v0 = velocity(u)
+    return clearsNet(from: p0, v0, margin: margin) ? v0 : nil
+  }
+
+  /// A serve from `p0`: first bounce at `firstBounce` (x, y) on the server's half, second bounce at x =
+  /// `secondBounceX` on the receiver's half (ITTF rule 2.6.3), clearing the net by `margin` in between.
+  /// - Returns: launch velocity and the second bounce point, or nil.
+  func serve(
+    from p0: SIMD3<Double>, horizontalSpeed hs0: Double, firstBounce: SIMD2<Double>, secondBounceX: Double,
+    margin: Double
+  ) -> (velocity: SIMD3<Double>, secondBounce: SIMD3<Double>)? {
+    let dx = firstBounce.x - p0.x, dy = firstBounce.y - p0.y
+    let d = (dx * dx + dy * dy).squareRoot()
+    let T = d / hs0
+    let dz = physics.tableContactHeight - p0.z
+    let guess = [hs0, atan2(dy, dx), (dz + 0.5 * physics.ball.gravity * T * T) / T]
+    func velocity(_ u: [Double]) -> SIMD3<Double> { SIMD3(u[0] * cos(u[1]), u[0] * sin(u[1]), u[2]) }
+    func bounces(_ v0: SIMD3<Double>) -> (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)? {
+      guard let first = landing(from: p0, v0) else { return nil }
+      let after = tableBounce(first.velocity)
+      guard let second = landing(from: first.position, after) else { return nil }
+      return (first.position, after, second.position)
+    }
+    guard
+      let u = newton(guess, tolerance: 1e-5, residual: { u in
+        guard u[0] > 0.5, let (b1, _, b2) = bounces(velocity(u)) else { return nil }
+        return [b1.x - firstBounce.x, b1.y - firstBounce.y, b2.x - secondBounceX]
+      })
+    else { return nil }
+    let v0 = velocity(u)
+    guard let (b1, after, b2) = bounces(v0), clearsNet(from: b1, after, margin: margin) else { return nil }
+    return (v0, b2)
+  }
+
+  /// A shot from `p0` that meets the net plane at (`y`, `z`) (ball centre), i.e. goes into the net.
+  func netShot(from p0: SIMD3<Double>, horizontalSpeed hs: Double, y: Double, z: Double) -> SIMD3<Double>? {
+    let side: Double = p0.x >= 0 ? 1 : -1
+    let plane = physics.ball.radius
+    let dx = -p0.x, dy = y - p0.y
+    let d = (dx * dx + dy * dy).squareRoot()
+    let T = d / hs
+    let guess = [atan2(dy, dx), (z - p0.z + 0.5 * physics.ball.gravity * T * T) / T]
+    func velocity(_ u: [Double]) -> SIMD3<Double> { SIMD3(hs * cos(u[0]), hs * sin(u[0]), u[1]) }
+    guard
+      let u = newton(guess, tolerance: 1e-5, residual: { u in
+        guard let hit = flight(from: p0, velocity(u), until: { side * $0.x - plane }) else { return nil }
+        return [hit.position.y - y, hit.position.z - z]
+      })
+    else { return nil }
+    return velocity(u)
+  }
+
+  // MARK: - Newton
+
+  /// Newton's method with a forward-difference Jacobian and step halving; nil when the residual cannot
+  /// be evaluated or stays above `tolerance` after 30 iterations.
+  func newton(_ start: [Double], tolerance: Double, residual: ([Double]) -> [Double]?) -> [Double]? {
+    var u = start
+    guard var r = residual(u) else { return nil }
+    let n = u.count
+    for _ in 0..<30 {
+      let norm = r.map { $0 * $0 }.reduce(0, +).squareRoot()
+      if norm < tolerance { return u }
+      var jacobian = [Double](repeating: 0, count: n * n)
+      for j in 0..<n {
+        var up = u
+        let h = 1e-6 * max(1, abs(u[j]))
+        up[j] += h
+        guard let rp = residual(up) else { return nil }
+        for i in 0..<n { jacobian[i * n + j] = (rp[i] - r[i]) / h }
+      }
+      guard let delta = Self.solve(jacobian, r.map { -$0 }, n: n) else { return nil }
+      var scale = 1.0
+      var accepted = false
+      while scale > 1e-3 {
+        let trial = zip(u, delta).map { $0 + scale * $1 }
+        if let rt = residual(trial), rt.map({ $0 * $0 }).reduce(0, +).squareRoot() < norm {
+          u = trial
+          r = rt
+          accepted = true
+          break
+        }
+        scale *= 0.5
+      }
+      if !accepted { return nil }
+    }
+    return r.map { $0 * $0 }.reduce(0, +).squareRoot() < tolerance ? u : nil
+  }
+
+  /// Solves the n×n system `a x = b` (row-major) by Gaussian elimination with partial pivoting; nil
+  /// when singular.
+  static func solve(_ a: [Double], _ b: [Double], n: Int) -> [Double]? {
+    var a = a, b = b
+    for col in 0..<n {
+      var pivot = col
+      for row in col + 1..<n where abs(a[row * n + col]) > abs(a[pivot * n + col]) { pivot = row }
+      guard abs(a[pivot * n + col]) > 1e-14 else { return nil }
+      if pivot != col {
+        for k in 0..<n { a.swapAt(col * n + k, pivot * n + k) }
+        b.swapAt(col, pivot)
+      }
+      for row in col + 1..<n {
+        let f = a[row * n + col] / a[col * n + col]
+        for k in col..<n { a[row * n + k] -= f * a[col * n + k] }
+        b[row] -= f * b[col]
+      }
+    }
+    var x = [Double](repeating: 0, count: n)
+    for row in stride(from: n - 1, through: 0, by: -1) {
+      var s = b[row]
+      for k in row + 1..<n { s -= a[row * n + k] * x[k] }
+      x[row] = s / a[row * n + row]
+    }
+    return x
+  }
+}

@@ -1,0 +1,23 @@
+import MatchSceneCore
+
+/// A synthetic match and its ground truth.
+public struct SimulatedMatch: Sendable {
+  /// What a real capture would give: cameras, per-camera 2D detections keyed by camera frame, fps,
+  /// sport `table-tennis`, skeleton COCO-17.
+  public var match: Match
+  /// True 3D points at every frame: players `P1` (negative x) and `P2` (positive x), the bystander
+  /// `B1` (kind `.player`) when enabled, and `ball` while it is in play or held by the server.
+  /// `reprojectionPx` is 0 and `views` the number of cameras whose image contains the point.
+  public var truth: Reconstruction
+  /// True events, in time order; `frame` is the nearest frame.
+  public var events: [MatchEvent]
+  /// The configuration that produced this match.
+  public var config: SimulationConfig
+
+  public init(match: Match, truth: Reconstruction, events: [MatchEvent], config: SimulationConfig) {
+    self.match = match
+    self.truth = truth
+    self.events = events
+    self.config = config
+  }
+}

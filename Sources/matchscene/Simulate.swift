@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import MatchSceneAssets
+import MatchSceneCore
+import MatchSceneIO
+import MatchSceneSimulation
+
+/// `matchscene simulate -o <folder>`: a synthetic match with ground truth.
+struct Simulate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Generate a synthetic table-tennis match (detections + calibration) with its ground truth.",
+    discussion: """
+      Writes a match folder that `matchscene reconstruct` reads, plus truth/tracks.csv and \
+      truth/events.json. Use --rig to try your own camera placement before a session.
+      """)
+
+  @Option(name: .shortAndLong, help: "Output match folder.")
+  var output: String
+
+  @Flag(help: "Replace the output folder if it exists.")
+  var force = false
+
+  @Option(help: "Random seed: the same seed gives the same match.")
+  var seed: UInt64 = 1
+
+  @Option(help: "Match length in seconds.")
+  var duration: Double = 30
+
+  @Option(help: "Frame rate (default: the sport's, 60 fps for table tennis).")
+  var fps: Double?
+
+  @Option(help: "Number of cameras evenly placed around the table (ignored with --rig).")
+  var cameras: Int = 4
+
+  @Option(help: "Camera rig TOML ([[camera]] name, position, target, focal_px, size, distortions).")
+  var rig: String?
+
+  @Option(help: "2D keypoint noise, pixels (standard deviation).")
+  var noise: Double?
+
+  @Option(help: "Share of keypoints the detector misses.")
+  var missRate: Double?
+
+  @Option(help: "Share of (camera, person, frame) detections with left and right swapped.")
+  var swapRate: Double?
+
+  @Option(help: "Share of keypoints displaced by 30–150 px.")
+  var outlierRate: Double?
+
+  @Option(help: "Share of frames a camera misses the ball in.")
+  var ballMissRate: Double?
+
+  @Option(help: "Share of frames with a false ball detection.")
+  var falseBallRate: Double?
+
+  @Flag(inversion: .prefixedNo, help: "A bystander walks around the hall.")
+  var bystander = true
+
+  @Flag(help: "No detector faults at all: only pixel noise.")
+  var clean = false
+
+  func validate() throws {
+    guard duration > 0, duration <= 4 * 3600 else { throw ValidationError("--duration must be in (0, 14400] seconds") }
+    if let fps, !(fps > 0) { throw ValidationError("--fps must be positive") }
+    guard cameras >= 2 else { throw ValidationError("--cameras must be at least 2") }
+    for (name, rate) in [("miss", missRate), ("swap", swapRate), ("outlier", outlierRate), ("ball-miss", ballMissRate), ("false-ball", falseBallRate)] {
+      if let rate, !(0...1).contains(rate) { throw ValidationError("--\(name)-rate must be in [0, 1]") }
+    }
+  }
+
+  func run() throws {
+    let sport = try SportSpec.builtIn("table-tennis")
+    var config = SimulationConfig()
+    config.seed = seed
+    config.duration = duration
+    config.fps = fps
+    config.rig = try rig.map { try RigConfig.read(from: URL(fileURLWithPath: $0)) } ?? .ring(count: cameras)
+    if clean {
+      config.noise.missRate = 0
+      config.noise.swapRate = 0
+      config.noise.outlierRate = 0
+      config.noise.ballMissRate = 0
+      config.noise.falseBallRate = 0
+    }
+    if let noise { config.noise.pixelSigma = noise }
+    if let missRate { config.noise.missRate = missRate }
+    if let swapRate { config.noise.swapRate = swapRate }
+    if let outlierRate { config.noise.outlierRate = outlierRate }
+    if let ballMissRate { config.noise.ballMissRate = ballMissRate }
+    if let falseBallRate { config.noise.falseBallRate = falseBallRate }
+    config.noise.bystander = bystander && !clean
+    let simulated = try MatchSimulator.simulate(config, sport: sport)
+    let destination = URL(fileURLWithPath: output)
+    try FolderSwap.replace(destination, force: force) { staging in
+      guard let frames = simulated.match.frameRange else { return }
+      try MatchFolder.write(simulated.match, to: staging, frames: frames)
+      try TracksCSV.write(simulated.truth.points, to: staging.appendingPathComponent("truth/tracks.csv"))
+      try EventsJSON.write(simulated.events, to: staging.appendingPathComponent("truth/events.json"))
+    }
+    print("Simulated \(String(format: "%.1f", duration)) s at \(simulated.match.fps) fps with \(simulated.match.cameras.count) cameras → \(destination.path)")
+    print(simulated.coverage.summary)
+  }
+}

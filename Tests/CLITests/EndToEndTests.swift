@@ -1,0 +1,56 @@
+import Foundation
+import MatchSceneAnalysis
+import MatchSceneCore
+import MatchSceneExport
+import MatchSceneIO
+import TestSupport
+import XCTest
+
+/// simulate → reconstruct → evaluate on the built binary, as a user runs them.
+final class EndToEndTests: XCTestCase {
+  func testSimulateReconstructEvaluate() throws {
+    let folder = try makeTemporaryFolder()
+    let match = folder.appendingPathComponent("match"), out = folder.appendingPathComponent("out")
+    let simulate = try runMatchScene(["simulate", "-o", match.path, "--duration", "6", "--seed", "3"])
+    XCTAssertEqual(simulate.status, 0, simulate.stderr)
+    for path in ["calibration/calibration.toml", "match.toml", "truth/tracks.csv", "truth/events.json", "ball/cam1.csv"] {
+      XCTAssertTrue(FileManager.default.fileExists(atPath: match.appendingPathComponent(path).path), path)
+    }
+    // A second simulate into the same folder needs --force.
+    let again = try runMatchScene(["simulate", "-o", match.path, "--duration", "1"])
+    XCTAssertNotEqual(again.status, 0)
+    XCTAssertTrue(again.stderr.contains("--force"), again.stderr)
+
+    let reconstruct = try runMatchScene(["reconstruct", match.path, "-o", out.path])
+    XCTAssertEqual(reconstruct.status, 0, reconstruct.stderr)
+    XCTAssertTrue(reconstruct.stdout.contains("scene.glb") && reconstruct.stdout.contains("tracks.csv"), reconstruct.stdout)
+    XCTAssertFalse(reconstruct.stderr.contains("\r"), "no progress line when not on a terminal")
+
+    // tracks.csv: the contract header, players and the ball, metres close to the truth.
+    let tracksText = try String(contentsOf: out.appendingPathComponent("tracks.csv"), encoding: .utf8)
+    XCTAssertTrue(tracksText.hasPrefix("frame,time,track,kind,joint,x,y,z,reproj_px,views\n"))
+    let estimate = try TracksCSV.read(from: out.appendingPathComponent("tracks.csv"))
+    let truth = try TracksCSV.read(from: match.appendingPathComponent("truth/tracks.csv"))
+    let evaluation = TrackEvaluation(estimate: estimate, truth: truth)
+    XCTAssertLessThan(evaluation.players.mean, 0.02, evaluation.summary)
+    XCTAssertEqual(evaluation.identitySwitches, 0, evaluation.summary)
+    XCTAssertLessThan(evaluation.ball.median, 0.01, evaluation.summary)
+
+    // scene.glb: valid, re-imports with assimp with the contract names and one `match` clip of the frames.
+    let glb = out.appendingPathComponent("scene.glb")
+    XCTAssertEqual(GLTFValidator.validate(fileAt: glb), [])
+    let scene = try AssimpScene(contentsOf: glb)
+    let names = Set(scene.nodes.map(\.name))
+    for name in ["matchscene", "ball", "P1", "P2", "nose", "left_wrist", "right_ankle", "cam1"] {
+      XCTAssertTrue(names.contains(name), "node \(name) missing")
+    }
+    let clip = try XCTUnwrap(scene.animations.first { $0.name == "match" })
+    let frames = Set(estimate.map(\.frame))
+    let expected = Double(frames.max()! - frames.min()!) / 60
+    XCTAssertEqual(try XCTUnwrap(clip.durationSeconds), expected, accuracy: 1e-3)
+
+    let evaluate = try runMatchScene(["evaluate", out.path, "--truth", match.appendingPathComponent("truth").path])
+    XCTAssertEqual(evaluate.status, 0, evaluate.stderr)
+    XCTAssertTrue(evaluate.stdout.contains("players: mean"), evaluate.stdout)
+  }
+}

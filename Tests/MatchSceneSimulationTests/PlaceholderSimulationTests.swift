@@ -1,2 +1,0 @@
-import XCTest
-final class PlaceholderSimulationTests: XCTestCase { func testNothing() {} }
