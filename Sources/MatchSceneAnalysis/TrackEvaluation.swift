@@ -12,6 +12,10 @@ public struct TrackEvaluation: Sendable, Codable {
   public var playerCoverage: Double
   /// Frames where the estimated track nearest a true player changed from the previous frame.
   public var identitySwitches: Int
+  /// The same, per true track.
+  public var identitySwitchesPerTrack: [String: Int]
+  /// Coverage per true track (see `playerCoverage`).
+  public var coveragePerTrack: [String: Double]
   /// Frames where an estimated player track was nearer a true track other than its match (e.g. a
   /// bystander merged into a player).
   public var mergedFrames: Int
@@ -55,13 +59,16 @@ public struct TrackEvaluation: Sendable, Codable {
     playerMatches = matches
     var errors: [Double] = [], jointErrors: [String: [Double]] = [:]
     var covered = 0, coverable = 0
+    var perTrack: [String: (Int, Int)] = [:]
     let truthToEst = Dictionary(uniqueKeysWithValues: matches.map { ($1, $0) })
     for (t, tp) in truthTracks {
       let ep = truthToEst[t].flatMap { estTracks[$0] } ?? [:]
+      var c = 0, n = 0
+      defer { perTrack[t] = (c, n) }
       for (k, q) in tp {
-        if q.views >= 2 { coverable += 1 }
+        if q.views >= 2 { coverable += 1; n += 1 }
         if let p = ep[k] {
-          if q.views >= 2 { covered += 1 }
+          if q.views >= 2 { covered += 1; c += 1 }
           let d = length(p.position - q.position)
           errors.append(d)
           jointErrors[k.joint, default: []].append(d)
@@ -71,6 +78,7 @@ public struct TrackEvaluation: Sendable, Codable {
     players = ErrorStatistics(errors)
     perJoint = jointErrors.mapValues(ErrorStatistics.init)
     playerCoverage = coverable > 0 ? Double(covered) / Double(coverable) : 1
+    coveragePerTrack = perTrack.mapValues { $0.1 > 0 ? Double($0.0) / Double($0.1) : 1 }
 
     // Identity: per frame, the estimated track nearest each true track's centre.
     func centres(_ tracks: [String: [Key: TrackPoint]]) -> [Int: [String: SIMD3<Double>]] {
@@ -86,11 +94,15 @@ public struct TrackEvaluation: Sendable, Codable {
     let truthCentres = centres(truthTracks), estCentres = centres(estTracks)
     var last: [String: String] = [:]
     var switches = 0, merged = 0
+    var switchesPerTrack: [String: Int] = Dictionary(uniqueKeysWithValues: truthTracks.keys.map { ($0, 0) })
     for frame in truthCentres.keys.sorted() {
       let tc = truthCentres[frame]!, ec = estCentres[frame] ?? [:]
       for (t, c) in tc {
         guard let nearest = ec.min(by: { length($0.value - c) < length($1.value - c) }), length(nearest.value - c) < 0.5 else { continue }
-        if let previous = last[t], previous != nearest.key { switches += 1 }
+        if let previous = last[t], previous != nearest.key {
+          switches += 1
+          switchesPerTrack[t, default: 0] += 1
+        }
         last[t] = nearest.key
       }
       for (e, c) in ec {
@@ -99,6 +111,7 @@ public struct TrackEvaluation: Sendable, Codable {
       }
     }
     identitySwitches = switches
+    identitySwitchesPerTrack = switchesPerTrack
     mergedFrames = merged
 
     var ballErrors: [Double] = []
@@ -130,6 +143,7 @@ public struct TrackEvaluation: Sendable, Codable {
       ball: mean \(mm(ball.mean)), median \(mm(ball.median)), p95 \(mm(ball.p95)) over \(ball.count) frames; \
       coverage \(String(format: "%.2f%%", 100 * ballCoverage)); false ball frames \(String(format: "%.2f%%", 100 * falseBallRate))
       matches: \(playerMatches.sorted { $0.key < $1.key }.map { "\($0.key)→\($0.value)" }.joined(separator: ", "))
+      per true track: \(coveragePerTrack.keys.sorted().map { String(format: "%@ coverage %.2f%% switches %d", $0, 100 * coveragePerTrack[$0]!, identitySwitchesPerTrack[$0] ?? 0) }.joined(separator: "; "))
       """
   }
 }

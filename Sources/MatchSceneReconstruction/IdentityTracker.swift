@@ -2,11 +2,14 @@ import MatchSceneCore
 
 /// Links each frame's people into tracks that keep one id over the whole match.
 ///
-/// Each track remembers where its centre was last seen and how fast it moved; a person in a new
-/// frame joins the track whose predicted centre is nearest, if within a gate that grows with the
-/// time since the track was last seen (`trackGateSlack + maxPersonSpeed · Δt`). Assignment is greedy
-/// by distance over all (track, person) pairs, which equals the optimal assignment whenever gates do
-/// not overlap — the usual case for players at their own end of a table or court.
+/// Each track remembers where its centre was last seen, how fast it moved, and the person's body
+/// proportions (running medians of a few limb lengths — a body's own signature, which does not change
+/// over a match). A person in a new frame joins the track with the lowest cost — the distance from
+/// its predicted centre plus a weighted difference of limb lengths — if within a gate that grows with
+/// the time since the track was last seen (`trackGateSlack + maxPersonSpeed · Δt` for the first half
+/// second, growing at `walkingSpeed` after that) and if the proportions agree. Assignment is greedy by cost over all
+/// (track, person) pairs, which equals the optimal assignment whenever gates do not overlap — the
+/// usual case for players at their own end of a table or court.
 struct IdentityTracker {
   struct Track {
     var id: Int
@@ -14,6 +17,19 @@ struct IdentityTracker {
     var lastCentre: SIMD3<Double>
     var velocity: SIMD3<Double>
     var frames: Int
+    var firstFrame: Int
+    var firstCentre: SIMD3<Double>
+    /// Recent limb-length samples per limb (for running medians).
+    var limbSamples: [[Double]]
+
+    /// The median of each limb's recent samples (nil where none yet).
+    var limbs: [Double?] {
+      limbSamples.map { s in
+        guard !s.isEmpty else { return nil }
+        let sorted = s.sorted()
+        return sorted[sorted.count / 2]
+      }
+    }
   }
   private(set) var tracks: [Track] = []
   let fps: Double
@@ -24,19 +40,38 @@ struct IdentityTracker {
     self.options = options
   }
 
-  /// Assigns the centres of one frame's people to tracks; returns the track id of each (in order).
-  mutating func assign(frame: Int, centres: [SIMD3<Double>?]) -> [Int?] {
+  /// Mean absolute difference of the limbs both sides know, and how many they share.
+  static func limbDifference(_ a: [Double?], _ b: [Double?]) -> (Double, Int) {
+    var sum = 0.0, n = 0
+    for (x, y) in zip(a, b) { if let x, let y { sum += abs(x - y); n += 1 } }
+    return (n > 0 ? sum / Double(n) : 0, n)
+  }
+
+  /// Assigns one frame's people to tracks; returns the track id of each (in order).
+  /// - Parameters:
+  ///   - centres: each person's centre (nil: too little of the person to place it).
+  ///   - limbs: each person's limb lengths this frame (nil where a limb is missing).
+  ///   - canStartTrack: whether each person is complete enough to open a new track.
+  mutating func assign(frame: Int, centres: [SIMD3<Double>?], limbs: [[Double?]], canStartTrack: [Bool]) -> [Int?] {
     var result = [Int?](repeating: nil, count: centres.count)
     var candidates: [(cost: Double, track: Int, person: Int)] = []
     for (t, track) in tracks.enumerated() {
       let dt = Double(frame - track.lastFrame) / fps
       // Predict with the last velocity for short gaps only; long gaps hold the last place.
       let predicted = track.lastCentre + (dt < 0.5 ? track.velocity * dt : .zero)
-      let gate = options.trackGateSlack + options.maxPersonSpeed * dt
+      // Sprinting speed over short gaps, walking speed beyond: a long-lost person is looked for
+      // within the distance they could have walked.
+      let gate = options.trackGateSlack + options.maxPersonSpeed * min(dt, 0.5) + options.walkingSpeed * max(0, dt - 0.5)
+      let trackLimbs = track.limbs
       for (p, centre) in centres.enumerated() {
         guard let centre else { continue }
         let d = length(centre - predicted)
-        if d <= gate { candidates.append((d, t, p)) }
+        let (difference, shared) = Self.limbDifference(trackLimbs, limbs[p])
+        let known = shared >= 4 && track.frames >= 30
+        // Proportions that clearly differ belong to someone else, however close.
+        if known, difference > options.maxLimbDifference { continue }
+        guard d <= gate else { continue }
+        candidates.append((d + options.limbDifferenceWeight * difference, t, p))
       }
     }
     candidates.sort { $0.cost < $1.cost }
@@ -53,13 +88,72 @@ struct IdentityTracker {
       tracks[c.track].lastCentre = centre
       tracks[c.track].lastFrame = frame
       tracks[c.track].frames += 1
+      Self.record(limbs[c.person], into: &tracks[c.track])
     }
-    for (p, centre) in centres.enumerated() where result[p] == nil {
+    for (p, centre) in centres.enumerated() where result[p] == nil && canStartTrack[p] {
       guard let centre else { continue }
+      // Not a new person if a track seen within the last half second stands right there.
+      let crowded = tracks.contains { t in
+        Double(frame - t.lastFrame) / fps <= 0.5 && length(t.lastCentre - centre) < options.trackGateSlack
+      }
+      if crowded { continue }
       let id = tracks.count
-      tracks.append(Track(id: id, lastFrame: frame, lastCentre: centre, velocity: .zero, frames: 1))
+      var track = Track(id: id, lastFrame: frame, lastCentre: centre, velocity: .zero, frames: 1, firstFrame: frame,
+                        firstCentre: centre, limbSamples: Array(repeating: [], count: limbs[p].count))
+      Self.record(limbs[p], into: &track)
+      tracks.append(track)
       result[p] = id
     }
     return result
+  }
+}
+
+extension IdentityTracker {
+  /// Keeps the last 60 samples of each limb.
+  static func record(_ limbs: [Double?], into track: inout Track) {
+    if track.limbSamples.count < limbs.count { track.limbSamples += Array(repeating: [], count: limbs.count - track.limbSamples.count) }
+    for (i, l) in limbs.enumerated() {
+      guard let l else { continue }
+      track.limbSamples[i].append(l)
+      if track.limbSamples[i].count > 60 { track.limbSamples[i].removeFirst() }
+    }
+  }
+}
+
+extension IdentityTracker {
+  /// Joins tracklets that are one person seen again after a gap (occlusion, too few cameras): a later
+  /// tracklet continues an earlier one when it starts after that one ends, no farther away than the
+  /// person could have walked (`maxPersonSpeed`, plus slack), and with body proportions that agree
+  /// within `maxLimbDifference / 2`; among several, the lowest position + proportion cost wins. This is
+  /// the offline tracklet association step of multi-object trackers (e.g. Zhang, Li & Nevatia,
+  /// "Global data association for multi-object tracking using network flows", CVPR 2008), done
+  /// greedily in time order.
+  /// - Returns: tracklet id → the id of the chain it belongs to (the chain's first tracklet).
+  func mergedChains() -> [Int: Int] {
+    struct Chain { var root: Int; var lastFrame: Int; var lastCentre: SIMD3<Double>; var limbs: [Double?] }
+    var chains: [Chain] = []
+    var owner: [Int: Int] = [:]
+    for track in tracks.sorted(by: { $0.firstFrame < $1.firstFrame }) {
+      let limbs = track.limbs
+      var best: (cost: Double, chain: Int)?
+      for (c, chain) in chains.enumerated() where chain.lastFrame < track.firstFrame {
+        let dt = Double(track.firstFrame - chain.lastFrame) / fps
+        let d = length(track.firstCentre - chain.lastCentre)
+        guard d <= options.trackGateSlack + options.maxPersonSpeed * dt else { continue }
+        let (difference, shared) = Self.limbDifference(chain.limbs, limbs)
+        guard shared >= 4, difference <= options.maxLimbDifference / 2 else { continue }
+        let cost = d + options.limbDifferenceWeight * difference
+        if best == nil || cost < best!.cost { best = (cost, c) }
+      }
+      if let best {
+        chains[best.chain].lastFrame = track.lastFrame
+        chains[best.chain].lastCentre = track.lastCentre
+        owner[track.id] = chains[best.chain].root
+      } else {
+        chains.append(Chain(root: track.id, lastFrame: track.lastFrame, lastCentre: track.lastCentre, limbs: limbs))
+        owner[track.id] = track.id
+      }
+    }
+    return owner
   }
 }

@@ -11,6 +11,29 @@ struct Pose3D: Sendable {
   /// camera had no observation or the joint failed).
   var viewErrors: [[(error: Double, used: Bool)?]] = []
 
+  /// Bones whose lengths make a body's signature: both upper arms, forearms, thighs, shanks, and the
+  /// shoulder and hip widths (those the skeleton has).
+  static func signatureLimbs(_ skeleton: Skeleton) -> [(Int, Int)] {
+    let names = [
+      ("left_shoulder", "left_elbow"), ("right_shoulder", "right_elbow"), ("left_elbow", "left_wrist"),
+      ("right_elbow", "right_wrist"), ("left_hip", "left_knee"), ("right_hip", "right_knee"),
+      ("left_knee", "left_ankle"), ("right_knee", "right_ankle"), ("left_shoulder", "right_shoulder"),
+      ("left_hip", "right_hip"), ("left_shoulder", "left_hip"), ("right_shoulder", "right_hip"),
+    ]
+    return names.compactMap { a, b in
+      guard let i = skeleton.index(of: a), let j = skeleton.index(of: b) else { return nil }
+      return (i, j)
+    }
+  }
+
+  /// This pose's length of each limb (nil where a joint is missing).
+  func limbLengths(_ limbs: [(Int, Int)]) -> [Double?] {
+    limbs.map { i, j in
+      guard let a = joints[i]?.position, let b = joints[j]?.position else { return nil }
+      return length(a - b)
+    }
+  }
+
   /// Mean of the torso joints (shoulders and hips) when present, else of all joints.
   func centre(torso: [Int]) -> SIMD3<Double>? {
     let torsoPoints = torso.compactMap { $0 < joints.count ? joints[$0]?.position : nil }

@@ -15,6 +15,14 @@ public struct ReconstructionOptions: Sendable {
   public var maxPersonSpeed: Double = 8
   /// Tracking: slack added to the gate, metres (covers reconstruction noise of the centre).
   public var trackGateSlack: Double = 0.35
+  /// Tracking: after half a second unseen, the gate grows at this speed, m/s.
+  public var walkingSpeed: Double = 2
+  /// Tracking: metres of cost per metre of mean limb-length difference.
+  public var limbDifferenceWeight: Double = 5
+  /// Tracking: a person whose limbs differ from a track's by more than this (mean, metres) is not it.
+  public var maxLimbDifference: Double = 0.05
+  /// Tracking: a person needs this many reconstructed joints to open a new track.
+  public var minJointsForNewTrack = 10
   /// Tracks shorter than this (seconds) are dropped as spurious.
   public var minTrackDuration: Double = 0.5
   /// Ball: a candidate agrees with a hypothesis when it lies within this many pixels of its projection.

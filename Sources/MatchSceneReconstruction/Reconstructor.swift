@@ -61,6 +61,32 @@ public struct Reconstructor: Sendable {
       seconds: seconds, report: report.build(range: range, fps: match.fps, seconds: seconds))
   }
 
+  var torso: [Int] {
+    ["left_shoulder", "right_shoulder", "left_hip", "right_hip"].compactMap(match.skeleton.index(of:))
+  }
+
+  /// Clusters whose poses stand within `duplicateDistance` of each other and use different cameras
+  /// are one person: their members are joined. Of two overlapping in cameras, the smaller is dropped.
+  static func mergeDuplicates(_ clusters: [PersonCluster], poses: [Pose3D], torso: [Int], duplicateDistance: Double = 0.3) -> [PersonCluster] {
+    var clusters = clusters
+    var alive = Array(repeating: true, count: clusters.count)
+    let centres = poses.map { $0.centre(torso: torso) }
+    for i in clusters.indices {
+      for j in clusters.indices where j > i && alive[i] && alive[j] {
+        guard let a = centres[i], let b = centres[j], length(a - b) < duplicateDistance else { continue }
+        if Set(clusters[i].members.keys).isDisjoint(with: clusters[j].members.keys) {
+          clusters[i].members.merge(clusters[j].members) { x, _ in x }
+          alive[j] = false
+        } else if clusters[i].members.count >= clusters[j].members.count {
+          alive[j] = false
+        } else {
+          alive[i] = false
+        }
+      }
+    }
+    return clusters.indices.filter { alive[$0] }.map { clusters[$0] }
+  }
+
   /// Association, triangulation and ball finding for one frame.
   func frame(_ frame: Int, triangulator: Triangulator) throws -> FrameResult {
     let cameras = match.cameras
@@ -71,8 +97,16 @@ public struct Reconstructor: Sendable {
         : try ViewRays(camera: cameras[c], people: people[c], minConfidence: options.triangulation.minConfidence)
     }
     let clusters = PeopleAssociation.associate(rays: rays, options: options)
-    result.poses = try PoseTriangulation.triangulate(
+    var poses = try PoseTriangulation.triangulate(
       clusters: clusters, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
+    // One person split into two clusters (their views never paired up directly) shows as two poses
+    // at one place: merge such clusters and triangulate again.
+    let merged = Self.mergeDuplicates(clusters, poses: poses, torso: torso)
+    if merged.count < clusters.count {
+      poses = try PoseTriangulation.triangulate(
+        clusters: merged, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
+    }
+    result.poses = poses
     let balls = cameras.map { match.balls(camera: $0.name, frame: frame) }
     result.ball = try BallLocator.locate(candidates: balls, cameras: cameras, triangulator: triangulator, options: options)
     return result
@@ -82,19 +116,34 @@ public struct Reconstructor: Sendable {
   func link(_ frames: [FrameResult], range: ClosedRange<Int>, report: inout ReportBuilder) -> [TrackPoint] {
     let skeleton = match.skeleton
     let torso = ["left_shoulder", "right_shoulder", "left_hip", "right_hip"].compactMap(skeleton.index(of:))
+    let limbs = Pose3D.signatureLimbs(skeleton)
     var tracker = IdentityTracker(fps: match.fps, options: options)
     var assigned: [[(Int, Pose3D)]] = []
     for (i, result) in frames.enumerated() {
       let poses = result.poses
-      let ids = tracker.assign(frame: range.lowerBound + i, centres: poses.map { $0.centre(torso: torso) })
+      let ids = tracker.assign(
+        frame: range.lowerBound + i, centres: poses.map { $0.centre(torso: torso) },
+        limbs: poses.map { $0.limbLengths(limbs) },
+        canStartTrack: poses.map { $0.joints.compactMap { $0 }.count >= options.minJointsForNewTrack })
       assigned.append(zip(ids, poses).compactMap { id, pose in id.map { ($0, pose) } })
     }
-    // Keep tracks long enough to be real; name them P1, P2, … by length, longest first.
+    // Join tracklets of one person, keep chains long enough to be real, and name them P1, P2, … by
+    // length, longest first.
+    let chainOf = tracker.mergedChains()
+    if ProcessInfo.processInfo.environment["MATCHSCENE_DEBUG_TRACKS"] != nil {
+      for t in tracker.tracks {
+        let limbs = t.limbs.map { $0.map { String(format: "%.3f", $0) } ?? "-" }.joined(separator: " ")
+        print("tracklet \(t.id) frames \(t.firstFrame)-\(t.lastFrame) n=\(t.frames) from \(t.firstCentre) to \(t.lastCentre) chain \(chainOf[t.id]!) limbs \(limbs)")
+      }
+    }
+    var chainFrames: [Int: Int] = [:]
+    for track in tracker.tracks { chainFrames[chainOf[track.id] ?? track.id, default: 0] += track.frames }
     let minFrames = Int((options.minTrackDuration * match.fps).rounded())
-    let kept = tracker.tracks.filter { $0.frames >= minFrames }
-      .sorted { $0.frames != $1.frames ? $0.frames > $1.frames : $0.id < $1.id }
+    let kept = chainFrames.filter { $0.value >= minFrames }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+    var chainName: [Int: String] = [:]
+    for (n, chain) in kept.enumerated() { chainName[chain.key] = "P\(n + 1)" }
     var name: [Int: String] = [:]
-    for (n, track) in kept.enumerated() { name[track.id] = "P\(n + 1)" }
+    for track in tracker.tracks { name[track.id] = chainName[chainOf[track.id] ?? track.id] }
 
     var points: [TrackPoint] = []
     let ball = BallFilter.plausible(frames.map { $0.ball?.point }, fps: match.fps, options: options)
