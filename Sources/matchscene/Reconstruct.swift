@@ -72,6 +72,8 @@ struct Reconstruct: ParsableCommand {
     let tracksURL = out.appendingPathComponent("tracks.csv")
     try TracksCSV.write(reconstruction.points, to: tracksURL)
     var written = [tracksURL.path]
+    // One TRC per player for OpenSim users (y up, as Pose2Sim writes them).
+    written += try TRCWriter.writeAll(reconstruction, to: out.appendingPathComponent("trc")).map(\.path)
     if var report = result.report {
       report.warnings = loaded.diagnostics.map(\.description)
       let reportURL = out.appendingPathComponent("report.json")

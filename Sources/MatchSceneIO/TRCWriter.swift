@@ -1,0 +1,83 @@
+import Foundation
+import MatchSceneCore
+
+/// Marker trajectories in the TRC format OpenSim reads, laid out as Pose2Sim writes them: a 5-line
+/// header (`PathFileType`, the `DataRate…` names and values, marker names each followed by two empty
+/// cells, `X1 Y1 Z1 …`), a blank line, then one tab-separated row per frame (`Frame#`, `Time`, then x,
+/// y, z per marker; empty cells where a marker is missing). Units are metres.
+///
+/// OpenSim's world is y up; with `yUp` (the default, as Pose2Sim's `zup2yup`) a z-up calibration
+/// world is written with its axes rotated (x, y, z) → (y, z, x), which keeps the frame right-handed.
+public enum TRCWriter {
+  /// TRC text of one track.
+  /// - Parameters:
+  ///   - points: the track's points (any order; other tracks' points are ignored).
+  ///   - frames: the frames to write (default: the track's first to last frame).
+  public static func render(
+    track: String, points: [TrackPoint], skeleton: Skeleton, fps: Double, fileName: String,
+    frames: ClosedRange<Int>? = nil, yUp: Bool = true
+  ) -> String {
+    let mine = points.filter { $0.track == track }
+    guard let range = frames ?? (mine.map(\.frame).min().flatMap { lo in mine.map(\.frame).max().map { lo...$0 } }) else {
+      return ""
+    }
+    var byFrame: [Int: [String: SIMD3<Double>]] = [:]
+    for p in mine { byFrame[p.frame, default: [:]][p.joint] = p.position }
+    let markers = skeleton.keypoints
+    var out = "PathFileType\t4\t(X/Y/Z)\t\(fileName)\n"
+    out += "DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n"
+    out += "\(fps)\t\(fps)\t\(range.count)\t\(markers.count)\tm\t\(fps)\t\(range.lowerBound)\t\(range.count)\n"
+    out += "Frame#\tTime\t" + markers.joined(separator: "\t\t\t") + "\t\t\n"
+    out += "\t\t" + (1...markers.count).map { "X\($0)\tY\($0)\tZ\($0)" }.joined(separator: "\t") + "\n"
+    out += "\n"
+    for frame in range {
+      var row = "\(frame)\t\(Decimal6(Double(frame) / fps))"
+      for marker in markers {
+        if let p = byFrame[frame]?[marker] {
+          let q = yUp ? SIMD3(p.y, p.z, p.x) : p
+          row += "\t\(Decimal6(q.x))\t\(Decimal6(q.y))\t\(Decimal6(q.z))"
+        } else {
+          row += "\t\t\t"
+        }
+      }
+      out += row + "\n"
+    }
+    return out
+  }
+
+  /// Writes `<folder>/<track>.trc` for every player track; returns the files written.
+  public static func writeAll(_ reconstruction: Reconstruction, to folder: URL, yUp: Bool = true) throws -> [URL] {
+    var written: [URL] = []
+    for (id, kind) in reconstruction.trackIDs where kind == .player {
+      let url = folder.appendingPathComponent("\(id).trc")
+      try AtomicFile.write(
+        render(track: id, points: reconstruction.points, skeleton: reconstruction.skeleton, fps: reconstruction.fps,
+               fileName: url.lastPathComponent, yUp: yUp),
+        to: url)
+      written.append(url)
+    }
+    return written
+  }
+
+  /// Reads the marker positions back (for round-trip checks): frame → marker → position as written.
+  public static func parse(_ text: String, file: String) throws -> (markers: [String], frames: [Int: [String: SIMD3<Double>]]) {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    guard lines.count >= 6, lines[0].hasPrefix("PathFileType") else {
+      throw InputError(file: file, location: .line(1), "not a TRC file (expected a PathFileType header)")
+    }
+    let markers = lines[3].split(separator: "\t", omittingEmptySubsequences: false).dropFirst(2).map(String.init).filter { !$0.isEmpty }
+    var frames: [Int: [String: SIMD3<Double>]] = [:]
+    for (n, line) in lines.enumerated().dropFirst(6) where !line.isEmpty {
+      let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      guard let frame = Int(cells[0]), cells.count >= 2 + 3 * markers.count else {
+        throw InputError(file: file, location: .line(n + 1), "expected Frame#, Time and 3 cells per marker")
+      }
+      for (m, marker) in markers.enumerated() {
+        if let x = Double(cells[2 + 3 * m]), let y = Double(cells[3 + 3 * m]), let z = Double(cells[4 + 3 * m]) {
+          frames[frame, default: [:]][marker] = SIMD3(x, y, z)
+        }
+      }
+    }
+    return (markers, frames)
+  }
+}
