@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 
 mode=${1:-demo}
 runtime_packages=(pkg-config libeigen3-dev libassimp-dev)
-test_packages=()
+test_packages=(chromium libjs-three)
 
 install_missing() {
   local missing=()
