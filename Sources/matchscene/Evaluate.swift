@@ -3,6 +3,7 @@ import Foundation
 import MatchSceneAnalysis
 import MatchSceneCore
 import MatchSceneIO
+import MatchSceneReconstruction
 
 /// `matchscene evaluate <out> --truth <truth>`: 3D error of a reconstruction against ground truth.
 struct Evaluate: ParsableCommand {
@@ -17,6 +18,9 @@ struct Evaluate: ParsableCommand {
 
   @Option(help: "Also write the figures as JSON to this file.")
   var json: String?
+
+  @Option(help: "The match folder: also evaluate the plain-DLT baseline given the true association, side by side.")
+  var baseline: String?
 
   static func tracksFile(_ path: String) -> URL {
     var isFolder: ObjCBool = false
@@ -42,11 +46,22 @@ struct Evaluate: ParsableCommand {
         trackMap: evaluation.playerMatches)
       print(events!.summary)
     }
+    var baselineEvaluation: TrackEvaluation?
+    if let baseline {
+      let loaded = try MatchFolder.load(URL(fileURLWithPath: baseline))
+      let frames = reference.map(\.frame)
+      if let lo = frames.min(), let hi = frames.max() {
+        let oracle = try OracleBaseline.reconstruct(loaded.match, truth: reference, frames: lo...hi)
+        baselineEvaluation = TrackEvaluation(estimate: oracle.points, truth: reference)
+        print("\nplain DLT given the true association (baseline):")
+        print(baselineEvaluation!.summary)
+      }
+    }
     if let json {
-      struct Report: Encodable { var tracks: TrackEvaluation; var events: EventEvaluation? }
+      struct Report: Encodable { var tracks: TrackEvaluation; var events: EventEvaluation?; var baseline: TrackEvaluation? }
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      try AtomicFile.write(try encoder.encode(Report(tracks: evaluation, events: events)), to: URL(fileURLWithPath: json))
+      try AtomicFile.write(try encoder.encode(Report(tracks: evaluation, events: events, baseline: baselineEvaluation)), to: URL(fileURLWithPath: json))
     }
   }
 }
