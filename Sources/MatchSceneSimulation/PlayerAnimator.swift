@@ -31,8 +31,8 @@ struct PlayerAnimator {
 
   /// Racket wrist in the ready position, (forward, racket side, up) as fractions of the height.
   static let racketReady = SIMD3(0.17, -0.04, -0.19)
-  static let freeReady = SIMD3(0.14, 0.06, -0.2)
-  static let freeAfterToss = SIMD3(0.16, 0.05, 0.0)
+  static let freeReady = SIMD3(0.08, -0.12, -0.2)
+  static let freeAfterToss = SIMD3(0.10, -0.08, 0.05)
 
   /// Backswing and follow-through wrist positions per stroke (fractions of the height) and the torso
   /// rotation there (positive: towards the free side).

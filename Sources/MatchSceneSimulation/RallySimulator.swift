@@ -26,6 +26,8 @@ struct RallySimulator {
 
   /// Longest a rally may last after its serve, seconds (a safety net; rallies end much sooner).
   static let maximumRally = 40.0
+  /// How long a ball at rest stays visible before it is picked up, seconds.
+  static let lyingStill = 0.5
 
   init(config: SimulationConfig, physics: BallPhysics, players: [PlayerGeometry], fps: Double, frameCount: Int) {
     self.config = config
@@ -84,13 +86,16 @@ struct RallySimulator {
       script.rallyEnds.append(end)
       holdFrame = Int((end * fps).rounded(.up)) + Int((rng.uniform(config.pause) * fps).rounded())
     }
-    script.events.sort { ($0.time, $0.type.rawValue) < ($1.time, $1.type.rawValue) }
+    // In time order; at the same instant a rally starts before its first hit.
+    func rank(_ k: MatchEvent.Kind) -> Int { k == .rallyStart ? 0 : k == .rallyEnd ? 2 : 1 }
+    script.events.sort { ($0.time, rank($0.type)) < ($1.time, rank($1.type)) }
     return script
   }
 
   // MARK: - Serve
 
-  /// Plays one rally from the moment the server holds the ball; returns the time it ends.
+  /// Plays one rally from the moment the server holds the ball; returns the time the ball is gone
+  /// (picked up after coming to rest, out of the playing area, or the match over).
   mutating func playRally(_ rally: Int, server: Int, holdFrame: Int) -> Double {
     let srv = players[server]
     let d = srv.dims
@@ -126,7 +131,7 @@ struct RallySimulator {
       position: ballHold, velocity: SIMD3(0, 0, (2 * physics.ball.gravity * tossHeight).squareRoot() * 1.03))
     var f = tossFrame
     record(f, state.position)
-    let contactHeight = ballHold.z + rng.uniform(0.08...0.2)
+    let contactHeight = max(ballHold.z + rng.uniform(0.1...0.25), top + 0.26)
     while true {
       _ = advanceFrame(&state, from: f)
       f += 1
@@ -166,16 +171,19 @@ struct RallySimulator {
 
   /// A legal serve from `p0`, checked by replaying it with the full contact model.
   mutating func solveServe(from p0: SIMD3<Double>, server srv: PlayerGeometry) -> SIMD3<Double>? {
-    for _ in 0..<60 {
-      let b1 = SIMD2(srv.side * rng.uniform(0.35...1.0), rng.uniform(-(halfWidth - 0.2)...(halfWidth - 0.2)))
-      let b2x = -srv.side * rng.uniform(0.45...1.15)
-      let hs = rng.uniform(3.5...6.0)
-      let margin = rng.uniform(0.02...0.12)
-      guard
-        let (v0, b2) = solver.serve(
-          from: p0, horizontalSpeed: hs, firstBounce: b1, secondBounceX: b2x, margin: margin),
-        abs(b2.y) <= halfWidth - 0.06, abs(b2.x) <= halfLength - 0.05
-      else { continue }
+    // Mostly long serves the receiver can return after they leave the table, some short ones.
+    let preferLong = rng.chance(0.85)
+    for attempt in 0..<40 {
+      let long = preferLong && attempt < 20
+      let b1 = SIMD2(srv.side * rng.uniform(0.45...1.2), rng.uniform(-(halfWidth - 0.2)...(halfWidth - 0.2)))
+      let speeds = stride(from: 2.5, through: 9.0, by: 0.5).map { $0 + rng.uniform(0...0.4) }
+      let legal = solver.serves(from: p0, firstBounce: b1, speeds: speeds).filter {
+        let depth = -srv.side * $0.secondBounce.x
+        return $0.clearance >= 0.02 && abs($0.secondBounce.y) <= halfWidth - 0.06 && depth <= halfLength - 0.05
+          && (long ? depth >= 0.8 : depth >= 0.3)
+      }
+      guard !legal.isEmpty else { continue }
+      let v0 = legal[rng.integer(0...(legal.count - 1))].velocity
       let contacts = replay(from: BallState(position: p0, velocity: v0), count: 2)
       if contacts.count == 2, contacts[0].kind == .table, srv.side * contacts[0].position.x > 0,
         contacts[1].kind == .table, srv.side * contacts[1].position.x < 0
@@ -238,14 +246,16 @@ struct RallySimulator {
         case .net:
           emit(
             MatchEvent(
-              type: .net, frame: frame(of: c.time), time: c.time, position: c.position,
+              type: .net, frame: frame(of: c.time), time: c.time, track: players[hitter].id, position: c.position,
               speed: length(c.velocityAfter), rally: rally))
           awaiting = false
         case .rest:
           emit(
             MatchEvent(
               type: .rallyEnd, frame: frame(of: c.time), time: c.time, position: c.position, speed: 0, rally: rally))
-          return c.time
+          // The ball lies still until someone picks it up.
+          for k in 1...Int((Self.lyingStill * fps).rounded()) { record(f + k, c.position) }
+          return c.time + Self.lyingStill
         }
       }
       if !contacts.isEmpty, plannedContact != nil, contacts.contains(where: { $0.kind != .table }) {
@@ -305,8 +315,8 @@ struct RallySimulator {
       if !contacts.isEmpty || s.mode != .flying { break }
       let p = s.position
       let depth = receiver.side * p.x
-      guard depth >= halfLength - 0.25, depth <= halfLength + 0.7, p.z >= top + 0.06, p.z <= top + 0.6,
-        time(f) - lastHit >= 0.3
+      guard depth >= halfLength - 0.5, depth <= halfLength + 0.7, p.z >= top + 0.05, p.z <= top + 0.6,
+        time(f) - lastHit >= 0.3, time(f) - time(frame) >= 0.05
       else { continue }
       if let placement = receiver.placement(ball: p, stroke: stroke, tableHalfLength: halfLength) {
         candidates.append((f, placement))

@@ -8,8 +8,8 @@ extension RigConfig {
   /// ```toml
   /// [[camera]]
   /// name = "cam1"            # optional, default cam<n>
-  /// position = [-3.6, -2.5, 2.6]
-  /// target = [0, 0, 0.9]     # optional, default [0, 0, 0.9]
+  /// position = [-4.8, -2.6, 2.5]
+  /// target = [0, 0, 0.8]     # optional, default [0, 0, 0.8]
   /// focal_px = 1400          # optional, default 1400
   /// size = [1920, 1080]      # optional, default 1920×1080
   /// distortion = [-0.1, 0.05, 0, 0, 0]   # optional k1, k2, p1, p2, k3 (`distortions` also accepted)
@@ -40,10 +40,10 @@ extension RigConfig {
         throw InputError(file: doc.file, location: .key(path), "expected a table")
       }
       let view = doc.table(table, path: path)
-      let defaults = CameraPlacement(name: "", position: .zero, target: SIMD3(0, 0, 0.9))
+      let defaults = CameraPlacement(name: "", position: .zero, target: SIMD3(0, 0, 0.8))
       let name = try view.string("name") ?? "cam\(i + 1)"
       let position = try view.required("position") { try view.numbers($0, count: [3]) }
-      let target = try view.numbers("target", count: [3]) ?? [0, 0, 0.9]
+      let target = try view.numbers("target", count: [3]) ?? [0, 0, 0.8]
       let focal = try view.number("focal_px") ?? defaults.focalPx
       let size = try view.numbers("size", count: [2]).map { ImageSize(width: Int($0[0]), height: Int($0[1])) }
       let distortion =
@@ -53,10 +53,8 @@ extension RigConfig {
         name: name, position: SIMD3(position[0], position[1], position[2]),
         target: SIMD3(target[0], target[1], target[2]), imageSize: size ?? defaults.imageSize, focalPx: focal,
         distortion: distortion, frameOffset: try view.int("frame_offset") ?? 0)
-      do {
-        try placement.validate(file: doc.file)
-      } catch let error as InputError {
-        throw InputError(file: doc.file, location: .key(path), error.message)
+      if let (key, message) = placement.problem {
+        throw InputError(file: doc.file, location: .key("\(path).\(key)"), message)
       }
       cameras.append(placement)
     }

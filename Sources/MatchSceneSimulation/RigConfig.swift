@@ -45,21 +45,27 @@ public struct CameraPlacement: Sendable, Equatable {
       distortion: distortion)
   }
 
-  /// Checks the placement. - Throws: `InputError` naming the camera and the setting.
+  /// Checks the placement. - Throws: `InputError` naming the camera and the setting
+  /// (`camera <name>.<setting>`).
   public func validate(file: String = "rig") throws {
-    func fail(_ key: String, _ message: String) -> InputError {
-      InputError(file: file, location: .key("camera \(name).\(key)"), message)
+    if let (key, message) = problem {
+      throw InputError(file: file, location: .key("camera \(name).\(key)"), message)
     }
-    if name.isEmpty { throw InputError(file: file, location: .key("camera.name"), "empty camera name") }
-    guard (position + target).x.isFinite, (position + target).y.isFinite, (position + target).z.isFinite else {
-      throw fail("position", "not finite")
+  }
+
+  /// The first thing wrong with this placement, as (setting, message), or nil.
+  var problem: (key: String, message: String)? {
+    if name.isEmpty { return ("name", "empty camera name") }
+    for (key, v) in [("position", position), ("target", target)] where !(v.x.isFinite && v.y.isFinite && v.z.isFinite) {
+      return (key, "not finite")
     }
-    guard length(target - position) > 1e-6 else { throw fail("target", "equals the position") }
-    guard imageSize.width > 0, imageSize.height > 0 else { throw fail("size", "must be positive") }
-    guard focalPx.isFinite, focalPx > 0 else { throw fail("focal_px", "must be positive, got \(focalPx)") }
-    guard distortion.count <= 5, distortion.allSatisfy(\.isFinite) else {
-      throw fail("distortion", "expected up to 5 finite numbers (k1, k2, p1, p2, k3)")
+    if length(target - position) <= 1e-6 { return ("target", "equals the position") }
+    if imageSize.width <= 0 || imageSize.height <= 0 { return ("size", "must be positive") }
+    if !(focalPx.isFinite && focalPx > 0) { return ("focal_px", "must be positive, got \(focalPx)") }
+    if distortion.count > 5 || !distortion.allSatisfy(\.isFinite) {
+      return ("distortion", "expected up to 5 finite numbers (k1, k2, p1, p2, k3)")
     }
+    return nil
   }
 }
 
@@ -69,11 +75,12 @@ public struct RigConfig: Sendable, Equatable {
 
   public init(cameras: [CameraPlacement]) { self.cameras = cameras }
 
-  /// Four cameras as a club or broadcast crew would place them: behind the four corners of the table,
-  /// about 4.4 m from its centre and 2.6 m high, looking at the table centre 0.9 m above the floor,
-  /// 1920×1080 with a 1400 px focal length (about 69° × 42° field of view) and mild barrel distortion.
-  public static let `default` = RigConfig.ring(
-    count: 4, radius: 4.4, height: 2.6, startAngle: 0.55, focalPx: 1400)
+  /// Four cameras as a club or broadcast crew would place them: on the extensions of the table's
+  /// diagonals, behind its four corners, 5.5 m from its centre and 2.5 m high, looking at the table
+  /// centre 0.8 m above the floor, 1920×1080 with a 1400 px focal length (about 69° × 42° field of
+  /// view) and mild barrel distortion. Both players stay entirely inside every image (closer or
+  /// lower cameras cut off the near player's feet when they move towards them).
+  public static let `default` = RigConfig.ring(count: 4)
 
   /// `count` cameras evenly spaced on a horizontal circle around the table centre, all looking at
   /// `target`, named `cam1`, `cam2`, … counter-clockwise seen from above.
@@ -81,12 +88,12 @@ public struct RigConfig: Sendable, Equatable {
   /// - Parameters:
   ///   - radius: horizontal distance from the world origin, metres.
   ///   - height: height of every optical centre above the floor, metres.
-  ///   - startAngle: azimuth of `cam1` from the +x axis, radians; the default puts four cameras
-  ///     behind the corners of the table.
+  ///   - startAngle: azimuth of `cam1` from the +x axis, radians; the default (0.5, close to the
+  ///     diagonal's 29°) puts four cameras behind the corners of the table.
   ///   - distortion: Brown–Conrady k1, k2, p1, p2, k3, the same for every camera.
   public static func ring(
-    count: Int, radius: Double = 4.4, height: Double = 2.6, target: SIMD3<Double> = SIMD3(0, 0, 0.9),
-    startAngle: Double = 0.55, imageSize: ImageSize = ImageSize(width: 1920, height: 1080),
+    count: Int, radius: Double = 5.5, height: Double = 2.5, target: SIMD3<Double> = SIMD3(0, 0, 0.8),
+    startAngle: Double = 0.5, imageSize: ImageSize = ImageSize(width: 1920, height: 1080),
     focalPx: Double = 1400, distortion: [Double] = [-0.1, 0.05, 0.0005, -0.0003, 0]
   ) -> RigConfig {
     precondition(count >= 0, "camera count must not be negative")
@@ -101,7 +108,7 @@ public struct RigConfig: Sendable, Equatable {
 
   /// Checks every camera and that names are unique. - Throws: `InputError`.
   public func validate(file: String = "rig") throws {
-    guard !cameras.isEmpty else { throw InputError(file: file, "the rig has no camera") }
+    guard !cameras.isEmpty else { throw InputError(file: file, location: .key("camera"), "the rig has no camera") }
     var seen = Set<String>()
     for camera in cameras {
       try camera.validate(file: file)

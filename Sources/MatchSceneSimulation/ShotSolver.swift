@@ -64,12 +64,9 @@ struct ShotSolver {
 
   // MARK: - Shots
 
-  /// A rally shot from `p0` with horizontal launch speed `horizontalSpeed` that lands on table height
-  /// at `target` (x, y) and clears the net by `margin`. Returns nil when Newton's method does not
-  /// converge or the net is not cleared.
-  func rallyShot(
-    from p0: SIMD3<Double>, horizontalSpeed hs: Double, target: SIMD2<Double>, margin: Double
-  ) -> SIMD3<Double>? {
+  /// A flight from `p0` with horizontal launch speed `hs` that comes down to table height at `target`
+  /// (x, y), whatever happens on the way; nil when Newton's method does not converge.
+  func landingShot(from p0: SIMD3<Double>, horizontalSpeed hs: Double, target: SIMD2<Double>) -> SIMD3<Double>? {
     let dx = target.x - p0.x, dy = target.y - p0.y
     let d = (dx * dx + dy * dy).squareRoot()
     let T = d / hs * (1 + 0.5 * physics.drag * d)
@@ -82,38 +79,44 @@ struct ShotSolver {
         return [land.position.x - target.x, land.position.y - target.y]
       })
     else { return nil }
-    let v0 = velocity(u)
+    return velocity(u)
+  }
+
+  /// A rally shot from `p0` with horizontal launch speed `horizontalSpeed` that lands on table height
+  /// at `target` (x, y) and clears the net by `margin`. Returns nil when Newton's method does not
+  /// converge or the net is not cleared.
+  func rallyShot(
+    from p0: SIMD3<Double>, horizontalSpeed hs: Double, target: SIMD2<Double>, margin: Double
+  ) -> SIMD3<Double>? {
+    guard let v0 = landingShot(from: p0, horizontalSpeed: hs, target: target) else { return nil }
     return clearsNet(from: p0, v0, margin: margin) ? v0 : nil
   }
 
-  /// A serve from `p0`: first bounce at `firstBounce` (x, y) on the server's half, second bounce at x =
-  /// `secondBounceX` on the receiver's half (ITTF rule 2.6.3), clearing the net by `margin` in between.
-  /// - Returns: launch velocity and the second bounce point, or nil.
-  func serve(
-    from p0: SIMD3<Double>, horizontalSpeed hs0: Double, firstBounce: SIMD2<Double>, secondBounceX: Double,
-    margin: Double
-  ) -> (velocity: SIMD3<Double>, secondBounce: SIMD3<Double>)? {
-    let dx = firstBounce.x - p0.x, dy = firstBounce.y - p0.y
-    let d = (dx * dx + dy * dy).squareRoot()
-    let T = d / hs0
-    let dz = physics.tableContactHeight - p0.z
-    let guess = [hs0, atan2(dy, dx), (dz + 0.5 * physics.ball.gravity * T * T) / T]
-    func velocity(_ u: [Double]) -> SIMD3<Double> { SIMD3(u[0] * cos(u[1]), u[0] * sin(u[1]), u[2]) }
-    func bounces(_ v0: SIMD3<Double>) -> (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)? {
-      guard let first = landing(from: p0, v0) else { return nil }
+  /// A serve candidate: launch velocity, the bounce on the receiver's half, and the height of the
+  /// bottom of the ball above the tape where it crosses the net.
+  struct Serve {
+    var velocity: SIMD3<Double>
+    var secondBounce: SIMD3<Double>
+    var clearance: Double
+  }
+
+  /// Serves from `p0` whose first bounce is at `firstBounce` (x, y) on the server's half (ITTF rule
+  /// 2.6.3), one per horizontal launch speed in `speeds` that can be solved: fixing the first bounce
+  /// leaves a one-parameter family of serves, sampled by the launch speed; the caller picks one that
+  /// clears the net and lands on the receiver's half.
+  func serves(from p0: SIMD3<Double>, firstBounce: SIMD2<Double>, speeds: [Double]) -> [Serve] {
+    let tape = physics.surfaceHeight + physics.netHeight + physics.ball.radius
+    var out: [Serve] = []
+    for hs in speeds {
+      guard let v0 = landingShot(from: p0, horizontalSpeed: hs, target: firstBounce),
+        let first = landing(from: p0, v0)
+      else { continue }
       let after = tableBounce(first.velocity)
-      guard let second = landing(from: first.position, after) else { return nil }
-      return (first.position, after, second.position)
+      guard let net = netCrossing(from: first.position, after), let second = landing(from: first.position, after)
+      else { continue }
+      out.append(Serve(velocity: v0, secondBounce: second.position, clearance: net.z - tape))
     }
-    guard
-      let u = newton(guess, tolerance: 1e-5, residual: { u in
-        guard u[0] > 0.5, let (b1, _, b2) = bounces(velocity(u)) else { return nil }
-        return [b1.x - firstBounce.x, b1.y - firstBounce.y, b2.x - secondBounceX]
-      })
-    else { return nil }
-    let v0 = velocity(u)
-    guard let (b1, after, b2) = bounces(v0), clearsNet(from: b1, after, margin: margin) else { return nil }
-    return (v0, b2)
+    return out
   }
 
   /// A shot from `p0` that meets the net plane at (`y`, `z`) (ball centre), i.e. goes into the net.

@@ -16,3 +16,6 @@ func truthIndex(_ truth: Reconstruction) -> [String: [Int: [String: SIMD3<Double
   for p in truth.points { index[p.track, default: [:]][p.frame, default: [:]][p.joint] = p.position }
   return index
 }
+
+/// Euclidean length of a pixel offset.
+func length(_ v: SIMD2<Double>) -> Double { (v * v).sum().squareRoot() }

@@ -25,8 +25,10 @@ public struct EventDetectionOptions: Sendable {
   /// Net contacts: within this of the net plane (x = 0), metres.
   public var netTolerance: Double = 0.08
   /// The ball is at rest when it moves less than `restSpeed` m/s for `restDuration` seconds.
-  public var restSpeed: Double = 0.15
+  public var restSpeed: Double = 0.02
   public var restDuration: Double = 0.4
+  /// Positional noise allowed while at rest, metres (triangulation noise of a still ball).
+  public var restNoise: Double = 0.012
   /// A rally also ends when the ball has not been seen for this long, seconds.
   public var lostDuration: Double = 1.0
   /// A hit needs a wrist within this distance of the contact, metres (the racket's reach).
@@ -144,7 +146,7 @@ public struct EventDetector: Sendable {
       let f = frames[i]
       var j = i
       while j + 1 < frames.count, frames[j + 1] - f <= restFrames,
-        length(ball[frames[j + 1]]! - ball[f]!) <= options.restSpeed * Double(frames[j + 1] - f) / fps + 0.01
+        length(ball[frames[j + 1]]! - ball[f]!) <= options.restSpeed * Double(frames[j + 1] - f) / fps + options.restNoise
       {
         j += 1
       }
