@@ -40,11 +40,14 @@ struct IdentityTracker {
     self.options = options
   }
 
-  /// Mean absolute difference of the limbs both sides know, and how many they share.
+  /// Median absolute difference of the limbs both sides know (robust to one badly placed joint), and
+  /// how many they share.
   static func limbDifference(_ a: [Double?], _ b: [Double?]) -> (Double, Int) {
-    var sum = 0.0, n = 0
-    for (x, y) in zip(a, b) { if let x, let y { sum += abs(x - y); n += 1 } }
-    return (n > 0 ? sum / Double(n) : 0, n)
+    var d: [Double] = []
+    for (x, y) in zip(a, b) { if let x, let y { d.append(abs(x - y)) } }
+    guard !d.isEmpty else { return (0, 0) }
+    d.sort()
+    return (d.count % 2 == 1 ? d[d.count / 2] : 0.5 * (d[d.count / 2 - 1] + d[d.count / 2]), d.count)
   }
 
   /// Assigns one frame's people to tracks; returns the track id of each (in order).
@@ -67,7 +70,7 @@ struct IdentityTracker {
         guard let centre else { continue }
         let d = length(centre - predicted)
         let (difference, shared) = Self.limbDifference(trackLimbs, limbs[p])
-        let known = shared >= 4 && track.frames >= 30
+        let known = shared >= 6 && track.frames >= 30
         // Proportions that clearly differ belong to someone else, however close.
         if known, difference > options.maxLimbDifference { continue }
         guard d <= gate else { continue }

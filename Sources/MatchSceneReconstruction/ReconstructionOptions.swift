@@ -19,8 +19,10 @@ public struct ReconstructionOptions: Sendable {
   public var walkingSpeed: Double = 2
   /// Tracking: metres of cost per metre of mean limb-length difference.
   public var limbDifferenceWeight: Double = 5
-  /// Tracking: a person whose limbs differ from a track's by more than this (mean, metres) is not it.
-  public var maxLimbDifference: Double = 0.05
+  /// Tracking: a person whose limbs differ from a track's by more than this (median over limbs,
+  /// metres) is not it. Triangulated limb lengths scatter by a few millimetres; two adults rarely
+  /// match within a centimetre on most limbs.
+  public var maxLimbDifference: Double = 0.01
   /// Tracking: a person needs this many reconstructed joints to open a new track.
   public var minJointsForNewTrack = 10
   /// Tracks shorter than this (seconds) are dropped as spurious.
