@@ -24,11 +24,10 @@ public struct EventDetectionOptions: Sendable {
   public var edgeTolerance: Double = 0.05
   /// Net contacts: within this of the net plane (x = 0), metres.
   public var netTolerance: Double = 0.08
-  /// The ball is at rest when it moves less than `restSpeed` m/s for `restDuration` seconds.
-  public var restSpeed: Double = 0.02
-  public var restDuration: Double = 0.4
+  /// The ball is at rest when its positions stay within `restNoise` of their median for `restDuration` seconds.
+  public var restDuration: Double = 0.3
   /// Positional noise allowed while at rest, metres (triangulation noise of a still ball).
-  public var restNoise: Double = 0.012
+  public var restNoise: Double = 0.01
   /// A rally also ends when the ball has not been seen for this long, seconds.
   public var lostDuration: Double = 1.0
   /// A hit needs a wrist within this distance of the contact, metres (the racket's reach).
@@ -142,21 +141,26 @@ public struct EventDetector: Sendable {
     let lostFrames = Int((options.lostDuration * fps).rounded())
     var i = 0
     while i < frames.count {
-      // Rest: the next restFrames observations stay within restSpeed · duration of the first.
+      // Rest: the observations of the next `restDuration` all lie within `restNoise` of their median
+      // (a die that stopped rolling), and they cover most of that time.
       let f = frames[i]
+      var window: [SIMD3<Double>] = []
       var j = i
-      while j + 1 < frames.count, frames[j + 1] - f <= restFrames,
-        length(ball[frames[j + 1]]! - ball[f]!) <= options.restSpeed * Double(frames[j + 1] - f) / fps + options.restNoise
-      {
+      while j < frames.count, frames[j] - f < restFrames {
+        window.append(ball[frames[j]]!)
         j += 1
       }
-      if j > i, frames[j] - f >= restFrames - 1 {
-        ends.append(f)
-        // Skip to the end of the resting stretch.
-        var k = j
-        while k + 1 < frames.count, length(ball[frames[k + 1]]! - ball[f]!) <= 0.03 { k += 1 }
-        i = k + 1
-        continue
+      if window.count >= restFrames * 2 / 3 {
+        func median(_ axis: Int) -> Double { window.map { $0[axis] }.sorted()[window.count / 2] }
+        let median = SIMD3(median(0), median(1), median(2))
+        if window.allSatisfy({ length($0 - median) <= options.restNoise }) {
+          ends.append(f)
+          // Skip the rest of the still stretch.
+          var k = j
+          while k < frames.count, length(ball[frames[k]]! - median) <= 2 * options.restNoise { k += 1 }
+          i = k
+          continue
+        }
       }
       if i + 1 < frames.count, frames[i + 1] - f > lostFrames { ends.append(f) }
       i += 1
