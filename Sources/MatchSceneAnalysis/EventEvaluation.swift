@@ -22,8 +22,17 @@ public struct EventEvaluation: Sendable, Codable {
   /// - Parameters:
   ///   - tolerance: frames within which a bounce/hit/net matches.
   ///   - trackMap: estimated track id → true track id (e.g. `TrackEvaluation.playerMatches`).
-  public init(detected: [MatchEvent], truth: [MatchEvent], tolerance: Int = 2, rallyTolerance: Int = 10, trackMap: [String: String] = [:]) {
+  ///   - visibleFrames: when given, true bounces, hits and net contacts are only counted at frames in
+  ///     this set (e.g. where ≥ 2 cameras see the ball): no camera system can detect what none saw.
+  public init(
+    detected: [MatchEvent], truth allTruth: [MatchEvent], tolerance: Int = 2, rallyTolerance: Int = 10,
+    trackMap: [String: String] = [:], visibleFrames: Set<Int>? = nil
+  ) {
     self.tolerance = tolerance
+    let truth = allTruth.filter { e in
+      guard let visibleFrames, [.bounce, .hit, .net].contains(e.type) else { return true }
+      return visibleFrames.contains(e.frame) || visibleFrames.contains(e.frame - 1) || visibleFrames.contains(e.frame + 1)
+    }
     var types: [String: TypeFigures] = [:]
     var hitsRight = 0, hitsMatched = 0
     for kind in [MatchEvent.Kind.bounce, .hit, .net] {

@@ -208,6 +208,9 @@ struct RallySimulator {
 
   // MARK: - Rally
 
+  /// The smallest rebound height that counts as a bounce event, metres.
+  static let minimumEventHop = 0.01
+
   /// Follows the ball after the serve: bounces, the receiver's strokes, and the end of the rally.
   /// Returns the time the rally ends.
   mutating func finishRally(_ rally: Int, state startState: BallState, frame startFrame: Int, server: Int, served: Bool)
@@ -232,7 +235,9 @@ struct RallySimulator {
       for c in contacts {
         switch c.kind {
         case .table, .floor:
-          guard c.velocityAfter.z > 0 else { break }
+          // A bounce is an event when the ball visibly hops again: a rebound of at least 1 cm
+          // (v_z ≥ √(2 g · 1 cm)). Smaller hops, as a ball settles, are part of it rolling out.
+          guard c.velocityAfter.z >= (2 * 9.81 * Self.minimumEventHop).squareRoot() else { break }
           let onTable = c.kind == .table
           emit(
             MatchEvent(

@@ -43,7 +43,8 @@ struct Evaluate: ParsableCommand {
     if FileManager.default.fileExists(atPath: estimatedEvents.path), FileManager.default.fileExists(atPath: trueEvents.path) {
       events = EventEvaluation(
         detected: try EventsJSON.read(from: estimatedEvents), truth: try EventsJSON.read(from: trueEvents),
-        trackMap: evaluation.playerMatches)
+        trackMap: evaluation.playerMatches,
+        visibleFrames: Set(reference.filter { $0.kind == .ball && $0.views >= 2 }.map(\.frame)))
       print(events!.summary)
     }
     var baselineEvaluation: TrackEvaluation?

@@ -30,6 +30,12 @@ public struct EventDetectionOptions: Sendable {
   public var restNoise: Double = 0.01
   /// A rally also ends when the ball has not been seen for this long, seconds.
   public var lostDuration: Double = 1.0
+  /// A bounce counts when the ball hops at least this high again, metres (smaller hops are the ball
+  /// settling into a roll).
+  public var minimumHop: Double = 0.01
+  /// A flight on either side of a contact must carry the ball at least this far, metres (a ball lying
+  /// still, seen with noise, is not flying).
+  public var minimumTravel: Double = 0.05
   /// A hit needs a wrist within this distance of the contact, metres (the racket's reach).
   public var maxHitDistance: Double = 0.6
   /// A contact that leaves the ball slower than this horizontally, rising, is a toss from the palm
@@ -63,16 +69,28 @@ public struct EventDetector: Sendable {
     flights: [BallFlight], ball: [Int: SIMD3<Double>], wrists: [String: [Int: [SIMD3<Double>]]], fps: Double
   ) -> [MatchEvent] {
     var events: [MatchEvent] = []
+    /// How far the observed ball travelled during a flight: a still ball's noise fits "flights" too.
+    func travel(_ flight: BallFlight) -> Double {
+      let points = flight.frames.compactMap { ball[$0] }
+      guard let first = points.first else { return 0 }
+      return points.map { length($0 - first) }.max() ?? 0
+    }
     for (a, b) in zip(flights, flights.dropFirst()) {
       guard b.frames.lowerBound - a.frames.upperBound <= Int(0.3 * fps) + 1 else { continue }
+      guard travel(a) >= options.minimumTravel, travel(b) >= options.minimumTravel else { continue }
       let (t, position) = meetingPoint(a, b, fps: fps)
       let frame = Int((t * fps).rounded())
       let vBefore = a.velocity(at: t), vAfter = b.velocity(at: t)
       let speed = length(vAfter)
       let height = position.z - table.ballRadius
+      let hops = vAfter.z >= (2 * 9.81 * options.minimumHop).squareRoot()
       let onTable = abs(position.x) <= table.length / 2 + options.edgeTolerance
         && abs(position.y) <= table.width / 2 + options.edgeTolerance
-      if onTable, abs(height - table.surfaceHeight) <= options.surfaceTolerance, vBefore.z < 0, vAfter.z > 0 {
+      let nearTable = onTable && abs(height - table.surfaceHeight) <= options.surfaceTolerance
+      if nearTable || abs(height) <= options.surfaceTolerance, vBefore.z < 0, !hops {
+        continue  // the ball settling: not an event
+      }
+      if nearTable, vBefore.z < 0, vAfter.z > 0 {
         events.append(
           MatchEvent(type: .bounce, frame: frame, time: t, position: position, speed: speed, surface: "table",
                      side: position.x < 0 ? "negative_x" : "positive_x"))
@@ -89,7 +107,7 @@ public struct EventDetector: Sendable {
           distance <= options.maxHitDistance
         else {
           // No racket near: a low contact off the table is the floor; anything else is not an event.
-          if height < 0.2, vAfter.z >= 0, !onTable {
+          if height < 0.2, hops, !onTable {
             events.append(MatchEvent(type: .bounce, frame: frame, time: t, position: position, speed: speed, surface: "floor"))
           }
           continue
