@@ -127,6 +127,7 @@ final class EventDetectorTests: XCTestCase {
     // Contacts are found between flights; the serve itself is the start of flight a, so add a hit
     // flight before it: the toss.
     let toss = flight(SIMD3(-1.55, 0, 0.90), SIMD3(0, 0, 1.2), t0: 0.7, frames: 40...58)
+    for f in 40...58 { ball[f] = toss.position(at: Double(f) / fps) }
     let events = EventDetector(table: table).detect(flights: [toss, a, b], ball: ball, wrists: wrists, fps: fps)
     let types = events.map(\.type)
     XCTAssertEqual(types.first, .rallyStart)
