@@ -12,7 +12,7 @@ import PackageDescription
 /// SwiftPM has no pkg-config hook for C++ header-only libraries, so the include path is passed directly.
 /// Remove once SwiftPM can take header search paths from pkg-config for C++ targets.
 let eigenInclude: [CXXSetting] = [
-  .unsafeFlags(["-I/usr/include/eigen3", "-O3"]),
+  .unsafeFlags(["-I/usr/include/eigen3", "-O3", "-fno-math-errno"]),
   .define("EIGEN_MPL2_ONLY"),
 ]
 
