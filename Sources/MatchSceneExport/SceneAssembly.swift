@@ -10,6 +10,9 @@ struct SceneAssembly {
     case point(track: String, joint: String)
     /// Translation at `from`, rotation turning +y towards `to`, scale (1, |to − from|, 1).
     case limb(track: String, from: String, to: String)
+    /// Scale 1 while the track is on stage, 0 (hidden) before it appears, after it leaves and across
+    /// gaps longer than `SceneOptions.hideGapsLongerThan` — so nobody stands frozen where last seen.
+    case visibility(track: String)
   }
 
   var builder: GLTFBuilder
@@ -109,6 +112,7 @@ struct SceneAssembly {
       let playerNode = builder.addNode(
         GLTFNode(name: track, extras: ["track": .string(track), "kind": .string(TrackKind.player.rawValue)]),
         parent: parent)
+      animated.append((playerNode, .visibility(track: track)))
       for joint in joints {
         let at = table.series(track: track, joint: joint, frames: start)![0]
         let node = builder.addNode(
@@ -228,8 +232,9 @@ struct SceneAssembly {
     // Constant identity rotation and unit scale, shared by every translation-only node (see
     // `SceneOptions.completeTransformChannels`).
     var constant: (rotation: Int, scale: Int)?
+    var zeroTranslation: Int?
     if options.completeTransformChannels,
-      animated.contains(where: { if case .point = $0.driver { true } else { false } })
+      animated.contains(where: { if case .limb = $0.driver { false } else { true } })
     {
       let rotation = try builder.addVec4(
         Array(repeating: SIMD4(0, 0, 0, 1), count: times.count), usage: .animation, name: "\(name)/identity-rotation")
@@ -238,6 +243,12 @@ struct SceneAssembly {
       samplers.append(GLTFAnimationSampler(input: input, interpolation: .step, output: rotation))
       samplers.append(GLTFAnimationSampler(input: input, interpolation: .step, output: scale))
       constant = (samplers.count - 2, samplers.count - 1)
+      if animated.contains(where: { if case .visibility = $0.driver { true } else { false } }) {
+        let zero = try builder.addVec3(
+          Array(repeating: SIMD3(0, 0, 0), count: times.count), usage: .animation, name: "\(name)/zero-translation")
+        samplers.append(GLTFAnimationSampler(input: input, interpolation: .step, output: zero))
+        zeroTranslation = samplers.count - 1
+      }
     }
     for (node, driver) in animated {
       switch driver {
@@ -258,6 +269,16 @@ struct SceneAssembly {
           try builder.addVec3(pose.translation, usage: .animation, name: "\(label)/T"), node: node, path: .translation)
         add(try builder.addVec4(pose.rotation, usage: .animation, name: "\(label)/R"), node: node, path: .rotation)
         add(try builder.addVec3(pose.scale, usage: .animation, name: "\(label)/S"), node: node, path: .scale)
+      case .visibility(let track):
+        let gap = Int((options.hideGapsLongerThan * fps).rounded())
+        let scale = frames.map { table.present(track: track, frame: $0, gap: gap) ? SIMD3<Float>(1, 1, 1) : SIMD3<Float>(0, 0, 0) }
+        let output = try builder.addVec3(scale, usage: .animation, name: "\(name)/\(track)/visible")
+        samplers.append(GLTFAnimationSampler(input: input, interpolation: .step, output: output))
+        channels.append(GLTFAnimationChannel(sampler: samplers.count - 1, node: node, path: .scale))
+        if let constant, let zeroTranslation {
+          channels.append(GLTFAnimationChannel(sampler: zeroTranslation, node: node, path: .translation))
+          channels.append(GLTFAnimationChannel(sampler: constant.rotation, node: node, path: .rotation))
+        }
       }
     }
     _ = builder.addAnimation(

@@ -30,6 +30,9 @@ public struct SceneOptions: Sendable {
   /// Some converters need every animated node to have all three channels with equal key counts: assimp
   /// 5.2's Collada exporter writes dangling references otherwise.
   public var completeTransformChannels: Bool
+  /// A player is hidden (scale 0) across gaps in its data longer than this, and before and after its
+  /// track, seconds; shorter gaps are bridged by interpolation.
+  public var hideGapsLongerThan: Double = 0.5
 
   public init(
     clips: [(name: String, frames: ClosedRange<Int>)] = [], sceneExtras: [String: JSONValue] = [:],

@@ -22,6 +22,24 @@ struct TrackTable {
     }
   }
 
+  /// Whether `track` is on stage at `frame`: some joint has data at the frame, or known frames on both
+  /// sides of it no more than `gap` frames apart (a short gap, bridged by interpolation). Before a
+  /// track's first and after its last frame it is off stage.
+  func present(track: String, frame: Int, gap: Int) -> Bool {
+    guard let joints = frames[track] else { return false }
+    for (_, known) in joints {
+      // Index of the first known frame ≥ frame (binary search).
+      var lo = 0, hi = known.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if known[mid] < frame { lo = mid + 1 } else { hi = mid }
+      }
+      if lo < known.count, known[lo] == frame { return true }
+      if lo > 0, lo < known.count, known[lo] - known[lo - 1] <= gap { return true }
+    }
+    return false
+  }
+
   /// Whether `track` has any position of `joint`.
   func has(track: String, joint: String) -> Bool { positions[track]?[joint] != nil }
 

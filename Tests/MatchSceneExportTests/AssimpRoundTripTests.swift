@@ -46,7 +46,8 @@ final class AssimpRoundTripTests: XCTestCase {
       let match = scene.animations[0]
       XCTAssertEqual(match.ticksPerSecond, 1000)
       assertClose(try XCTUnwrap(match.durationSeconds), Double(SyntheticScene.frameCount - 1) / 50, absolute: 1e-6)
-      XCTAssertEqual(match.channels.count, 1 + 2 * (17 + 16))
+      // Ball, 2 × (17 keypoints + 16 limbs), and the 2 player nodes (visibility).
+      XCTAssertEqual(match.channels.count, 1 + 2 * (17 + 16) + 2)
       XCTAssertTrue(match.channels.allSatisfy { $0.positionKeyCount == SyntheticScene.frameCount })
 
       // The ball is a child of the root, so its local translation is in calibration world coordinates.

@@ -60,8 +60,8 @@ final class MatchSceneGLTFTests: XCTestCase {
     XCTAssertEqual(times.first, 0)
     for (k, t) in times.enumerated() { assertClose(Double(t), Double(k) / 50, absolute: 1e-6) }
     XCTAssertTrue(match.samplers.allSatisfy { $0.interpolation == "LINEAR" || $0.interpolation == "STEP" })
-    // Every animated node: ball, 2 × 17 keypoints, 2 × 16 limbs.
-    XCTAssertEqual(Set(match.channels.compactMap(\.target.node)).count, 1 + 34 + 32)
+    // Every animated node: ball, 2 × 17 keypoints, 2 × 16 limbs, and 2 players (visibility).
+    XCTAssertEqual(Set(match.channels.compactMap(\.target.node)).count, 1 + 34 + 32 + 2)
   }
 
   func testBallAndKeypointTranslationsEqualTheInput() throws {
