@@ -2,22 +2,35 @@ import Foundation
 import MatchSceneCore
 import TOMLKit
 
-/// Camera calibration in the TOML layout of Pose2Sim and anipose: one table per camera with `name`,
-/// `size` (w, h), `matrix` (3×3 K), `distortions` (k1 k2 p1 p2 [k3], or fisheye k1..k4), `rotation`
-/// (Rodrigues vector, world → camera; a 3×3 matrix is accepted too), `translation` (world → camera,
-/// metres) and optional `fisheye`. Tables named `metadata`, `capture_volume`, `charuco` and
-/// `checkerboard` are not cameras.
+/// Camera calibration in the TOML layout of Pose2Sim and anipose (`Pose2Sim/calibration.py`,
+/// `toml_write`; anipose `aniposelib.cameras.CameraGroup.dump`): one table per camera,
+///
+/// ```toml
+/// [cam01]
+/// name = "cam01"                      # optional: the table name is used when absent
+/// size = [ 1920.0, 1080.0,]           # width, height in pixels
+/// matrix = [ [ 1400.0, 0.0, 959.5,], [ 0.0, 1400.0, 539.5,], [ 0.0, 0.0, 1.0,],]   # K
+/// distortions = [ -0.12, 0.05, 0.0003, -0.0002,]   # k1 k2 p1 p2 [k3]; fisheye: k1 k2 k3 k4
+/// rotation = [ 1.6, 0.6, -0.5,]       # Rodrigues vector world → camera (or a 3×3 rotation matrix)
+/// translation = [ 0.3, 0.8, 4.4,]     # world → camera, metres
+/// fisheye = false                     # optional
+/// ```
+///
+/// so that `x_cam = R(rotation) · x_world + translation` (OpenCV's `rvec`/`tvec` convention).
+/// Tables named `metadata`, `capture_volume`, `charuco` and `checkerboard` are not cameras.
 public enum CalibrationTOML {
-  static let nonCameraTables: Set<String> = ["metadata", "capture_volume", "charuco", "checkerboard"]
+  /// Top-level tables that Pose2Sim and anipose write next to the cameras.
+  public static let nonCameraTables: Set<String> = ["metadata", "capture_volume", "charuco", "checkerboard"]
 
   /// Reads every camera of a calibration file, in file order.
-  /// - Throws: `InputError` naming the file and the key for anything missing or malformed.
+  /// - Throws: `InputError` naming the file and the key (`cam01.matrix`) for anything missing or
+  ///   malformed, the line and column for a TOML syntax error, and a file-level error when there
+  ///   is no camera or two cameras share a name.
   public static func read(from url: URL) throws -> [Camera] {
-    let document = try TOMLDocument(contentsOf: url)
-    return try cameras(in: document)
+    try cameras(in: TOMLDocument(contentsOf: url))
   }
 
-  /// Parses calibration text (`file` names it in errors).
+  /// Parses calibration text; `file` names it in errors. Same checks as `read(from:)`.
   public static func parse(_ text: String, file: String) throws -> [Camera] {
     try cameras(in: TOMLDocument(text: text, file: file))
   }
@@ -25,102 +38,135 @@ public enum CalibrationTOML {
   static func cameras(in document: TOMLDocument) throws -> [Camera] {
     let root = document.rootView
     var cameras: [Camera] = []
-    for key in orderedKeys(document) where !nonCameraTables.contains(key.lowercased()) {
-      guard let table = try root.subtable(key) else { continue }
-      cameras.append(try camera(table, tableName: key))
+    var tableOfName: [String: String] = [:]
+    for key in document.rootKeysInFileOrder where !nonCameraTables.contains(key.lowercased()) {
+      guard let value = document.root[key] else { continue }
+      // A top-level key that is not a table (a stray `version = 1`) is not a camera either.
+      guard value.table != nil else { continue }
+      let camera = try self.camera(try root.subtable(key)!, tableName: key)
+      if let other = tableOfName[camera.name] {
+        throw InputError(
+          file: document.file, location: .key("\(key).name"),
+          "camera name '\(camera.name)' is used twice (tables [\(other)] and [\(key)])")
+      }
+      tableOfName[camera.name] = key
+      cameras.append(camera)
     }
     if cameras.isEmpty {
-      throw InputError(file: document.file, "no camera tables found (expected tables with name, size, matrix, distortions, rotation, translation)")
-    }
-    var seen: [String: String] = [:]
-    for camera in cameras {
-      if let other = seen[camera.name] {
-        throw InputError(file: document.file, location: .key(camera.name), "camera name '\(camera.name)' is used twice (tables \(other))")
-      }
-      seen[camera.name] = camera.name
+      throw InputError(
+        file: document.file,
+        "no camera tables found (expected tables such as [cam01] with size, matrix, distortions, rotation, translation)")
     }
     return cameras
   }
 
-  /// Table names in the order they appear in the file (TOMLKit's keys are unordered).
-  static func orderedKeys(_ document: TOMLDocument) -> [String] {
-    let keys = document.root.keys
-    guard let text = try? String(contentsOfFile: document.file, encoding: .utf8) else { return keys.sorted() }
-    var order: [String: Int] = [:]
-    for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let t = line.trimmingCharacters(in: .whitespaces)
-      guard t.hasPrefix("["), !t.hasPrefix("[["), let close = t.firstIndex(of: "]") else { continue }
-      var name = String(t[t.index(after: t.startIndex)..<close]).trimmingCharacters(in: .whitespaces)
-      if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
-      if order[name] == nil { order[name] = n }
-    }
-    return keys.sorted { (order[$0] ?? Int.max, $0) < (order[$1] ?? Int.max, $1) }
-  }
-
   static func camera(_ t: TOMLTableView, tableName: String) throws -> Camera {
     let name = try t.string("name") ?? tableName
+    if name.isEmpty { throw t.fail("name", "must not be empty") }
     let size = try t.required("size") { try t.numbers($0, count: [2]) }
-    guard size[0] >= 1, size[1] >= 1 else { throw t.fail("size", "image size must be positive, got \(size)") }
+    guard size.allSatisfy({ $0 >= 1 && $0 == $0.rounded() && $0 < 1e6 }) else {
+      throw t.fail("size", "expected [width, height] as positive whole pixels, got \(size)")
+    }
     let k = try t.required("matrix") { try t.matrix($0, rows: 3, columns: 3) }
-    guard k[0] > 0, k[4] > 0 else { throw t.fail("matrix", "focal lengths K[0][0] and K[1][1] must be positive") }
+    guard k[0] > 0, k[4] > 0 else {
+      throw t.fail("matrix", "focal lengths K[0][0] = \(k[0]) and K[1][1] = \(k[4]) must be positive")
+    }
     guard k[3] == 0, k[6] == 0, k[7] == 0, abs(k[8] - 1) < 1e-9 else {
       throw t.fail("matrix", "expected an intrinsic matrix [[fx, s, cx], [0, fy, cy], [0, 0, 1]]")
     }
     let fisheye = try t.bool("fisheye") ?? false
-    let distortion = try t.numbers("distortions", count: [0, 4, 5]) ?? []
-    let rotation: Matrix3
-    if let vector = try? t.numbers("rotation", count: [3]) {
-      rotation = Matrix3.rodrigues(SIMD3(vector[0], vector[1], vector[2]))
-    } else if let m = try? t.matrix("rotation", rows: 3, columns: 3) {
-      rotation = Matrix3(rowMajor: m)
-      guard rotation.isRotation(tolerance: 1e-6) else {
-        throw t.fail("rotation", String(format: "not a rotation matrix (orthonormality/determinant defect %.2g, tolerance 1e-6)", rotation.rotationDefect))
-      }
-    } else if t.contains("rotation") {
-      _ = try t.numbers("rotation", count: [3])  // reports what is wrong with it
-      throw t.fail("rotation", "expected a Rodrigues vector [rx, ry, rz] or a 3×3 rotation matrix")
-    } else {
-      throw t.fail("rotation", "missing (a Rodrigues vector, world → camera, is required)")
-    }
+    let distortion = try t.required("distortions") { try t.numbers($0, count: fisheye ? [4] : [4, 5]) }
+    let rotation = try self.rotation(t)
     let translation = try t.required("translation") { try t.numbers($0, count: [3]) }
     return Camera(
-      name: name, imageSize: ImageSize(width: Int(size[0].rounded()), height: Int(size[1].rounded())),
+      name: name, imageSize: ImageSize(width: Int(size[0]), height: Int(size[1])),
       fx: k[0], fy: k[4], cx: k[2], cy: k[5], skew: k[1], lensModel: fisheye ? .fisheye : .pinhole,
       distortion: distortion,
       camFromWorld: RigidTransform(rotation: rotation, translation: SIMD3(translation[0], translation[1], translation[2])))
   }
 
-  /// The calibration as Pose2Sim TOML text, every number with round-trip precision.
+  /// The `rotation` key: a Rodrigues vector (OpenCV `cv::Rodrigues`), or a 3×3 matrix that must be a
+  /// proper rotation (orthonormal within 1e-6, determinant +1).
+  static func rotation(_ t: TOMLTableView) throws -> Matrix3 {
+    guard let value = t.table["rotation"] else {
+      throw t.fail("rotation", "missing (required: a Rodrigues vector [rx, ry, rz], world → camera)")
+    }
+    let isMatrix = value.array?.first?.array != nil
+    if !isMatrix {
+      let r = try t.numbers("rotation", count: [3])!
+      return Matrix3.rodrigues(SIMD3(r[0], r[1], r[2]))
+    }
+    let rotation = Matrix3(rowMajor: try t.matrix("rotation", rows: 3, columns: 3)!)
+    guard rotation.isRotation(tolerance: 1e-6) else {
+      throw t.fail(
+        "rotation",
+        "not a rotation matrix: R·Rᵀ − I or det(R) − 1 is off by \(shortNumber(rotation.rotationDefect)) (tolerance 1e-6; det = \(shortNumber(rotation.determinant)))")
+    }
+    return rotation
+  }
+
+  static func shortNumber(_ x: Double) -> String { String(format: "%.3g", x) }
+
+  /// The calibration as Pose2Sim TOML text. Numbers are written in Swift's shortest round-trip form,
+  /// so `parse(render(c))` gives back every number exactly (the rotation goes through a Rodrigues
+  /// vector and comes back within ~1e-15). A `[metadata]` table closes the file as Pose2Sim writes it.
   public static func render(_ cameras: [Camera]) -> String {
-    func n(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(format: "%.1f", x) : "\(x)" }
-    func list(_ xs: [Double]) -> String { "[ " + xs.map(n).joined(separator: ", ") + ",]" }
     var out = ""
     for c in cameras {
       let r = c.camFromWorld.rotation.rodriguesVector, t = c.camFromWorld.translation
       let dist = c.lensModel == .fisheye ? Array(c.distortion.prefix(4)) : c.distortion
-      out += """
-        [\(quoteKey(c.name))]
-        name = "\(c.name)"
-        size = \(list([Double(c.imageSize.width), Double(c.imageSize.height)]))
-        matrix = [ \(list([c.fx, c.skew, c.cx])), \(list([0, c.fy, c.cy])), \(list([0, 0, 1])),]
-        distortions = \(list(dist))
-        rotation = \(list([r.x, r.y, r.z]))
-        translation = \(list([t.x, t.y, t.z]))
-        fisheye = \(c.lensModel == .fisheye)
-
-
-        """
+      out += "[\(quoteKey(c.name))]\n"
+      out += "name = \(quoteString(c.name))\n"
+      out += "size = \(tomlList([Double(c.imageSize.width), Double(c.imageSize.height)]))\n"
+      out += "matrix = [ \(tomlList([c.fx, c.skew, c.cx])), \(tomlList([0, c.fy, c.cy])), \(tomlList([0, 0, 1])),]\n"
+      out += "distortions = \(tomlList(dist))\n"
+      out += "rotation = \(tomlList([r.x, r.y, r.z]))\n"
+      out += "translation = \(tomlList([t.x, t.y, t.z]))\n"
+      out += "fisheye = \(c.lensModel == .fisheye)\n\n"
     }
     out += "[metadata]\nadjusted = false\nerror = 0.0\n"
     return out
   }
 
-  /// Writes the calibration atomically.
+  /// Writes the calibration atomically (see `render(_:)`).
   public static func write(_ cameras: [Camera], to url: URL) throws {
     try AtomicFile.write(render(cameras), to: url)
   }
 
+  /// A TOML float with round-trip precision: Swift's shortest representation that parses back to the
+  /// same `Double` (`1400.0`, `0.00041`, `1e-07`), all valid TOML 1.0 floats.
+  static func tomlNumber(_ x: Double) -> String {
+    precondition(x.isFinite, "calibration numbers are finite")
+    return "\(x)"
+  }
+
+  /// A list in Pose2Sim's style, `[ 1.0, 2.0,]`.
+  static func tomlList(_ xs: [Double]) -> String { "[ " + xs.map(tomlNumber).joined(separator: ", ") + ",]" }
+
+  /// A bare key when TOML allows one (`A-Za-z0-9_-`), else a quoted key.
   static func quoteKey(_ key: String) -> String {
-    key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } ? key : "\"\(key)\""
+    !key.isEmpty && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+      ? key : quoteString(key)
+  }
+
+  /// A TOML basic string with `"`, `\` and control characters escaped (TOML 1.0, "String").
+  static func quoteString(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      case "\r": out += "\\r"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          out += String(format: "\\u%04X", scalar.value)
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
   }
 }

@@ -1,24 +1,31 @@
 import Foundation
 import MatchSceneCore
 
-/// The optional `match.toml` of a match folder.
+/// The optional `match.toml` of a match folder; every field is optional.
 ///
 /// ```toml
 /// sport = "table-tennis"
 /// fps = 60
-/// skeleton = "coco17"
-/// up = "z"            # the calibration world's up axis: x, y, z, -x, -y or -z
-/// [frame_offsets]     # cameraFrame = matchFrame + offset
+/// skeleton = "coco17"   # a name of Skeleton.builtIn
+/// up = "z"              # the calibration world's up axis: x, y, z, -x, -y or -z (default z)
+///
+/// [frame_offsets]       # cameraFrame = matchFrame + offset
 /// cam01 = 0
+/// cam02 = -3
 /// ```
 public struct MatchConfig: Sendable, Equatable {
   public var sport: String?
+  /// Frames per second, positive.
   public var fps: Double?
   public var skeleton: String?
+  /// One of `x`, `y`, `z`, `-x`, `-y`, `-z` (`+x` etc. are accepted on reading).
   public var up: String?
+  /// Per camera: `cameraFrame = matchFrame + offset`.
   public var frameOffsets: [String: Int] = [:]
 
-  public init(sport: String? = nil, fps: Double? = nil, skeleton: String? = nil, up: String? = nil, frameOffsets: [String: Int] = [:]) {
+  public init(
+    sport: String? = nil, fps: Double? = nil, skeleton: String? = nil, up: String? = nil, frameOffsets: [String: Int] = [:]
+  ) {
     self.sport = sport
     self.fps = fps
     self.skeleton = skeleton
@@ -26,8 +33,23 @@ public struct MatchConfig: Sendable, Equatable {
     self.frameOffsets = frameOffsets
   }
 
+  /// The keys `read` understands.
+  public static let knownKeys: Set<String> = ["sport", "fps", "skeleton", "up", "frame_offsets"]
+
+  /// Reads `match.toml`.
+  /// - Throws: `InputError` naming the file and key of a wrong value (`fps` not positive, an unknown
+  ///   `up`, a non-integer frame offset) or the line and column of a TOML syntax error. Unknown keys
+  ///   are not errors (see `unknownKeys(in:)`).
   public static func read(from url: URL) throws -> MatchConfig {
-    let doc = try TOMLDocument(contentsOf: url)
+    try parse(TOMLDocument(contentsOf: url))
+  }
+
+  /// Parses `match.toml` text; `file` names it in errors.
+  public static func parse(_ text: String, file: String) throws -> MatchConfig {
+    try parse(TOMLDocument(text: text, file: file))
+  }
+
+  static func parse(_ doc: TOMLDocument) throws -> MatchConfig {
     let root = doc.rootView
     var config = MatchConfig()
     config.sport = try root.string("sport")
@@ -42,7 +64,12 @@ public struct MatchConfig: Sendable, Equatable {
     return config
   }
 
-  /// The unit vector of an axis name (`z`, `-y`, …).
+  /// Top-level keys of a `match.toml` that `read` ignores (likely typos), sorted.
+  static func unknownKeys(in doc: TOMLDocument) -> [String] {
+    doc.root.keys.filter { !knownKeys.contains($0) }.sorted()
+  }
+
+  /// The unit vector of an axis name (`z`, `-y`, `+x`, …), or nil for anything else.
   public static func upVector(_ name: String) -> SIMD3<Double>? {
     switch name.lowercased().trimmingCharacters(in: .whitespaces) {
     case "x", "+x": SIMD3(1, 0, 0)
@@ -55,19 +82,21 @@ public struct MatchConfig: Sendable, Equatable {
     }
   }
 
-  /// Axis name of a unit axis vector.
+  /// The axis name (`z`, `-y`, …) of the coordinate axis closest to `v`.
   public static func upName(_ v: SIMD3<Double>) -> String {
     let names = ["x", "y", "z"]
     let i = (0..<3).max { abs(v[$0]) < abs(v[$1]) }!
     return (v[i] < 0 ? "-" : "") + names[i]
   }
 
+  /// The file's text: the set fields, then `[frame_offsets]` sorted by camera. `fps` is written with
+  /// round-trip precision.
   public func render() -> String {
     var out = ""
-    if let sport { out += "sport = \"\(sport)\"\n" }
-    if let fps { out += "fps = \(fps)\n" }
-    if let skeleton { out += "skeleton = \"\(skeleton)\"\n" }
-    if let up { out += "up = \"\(up)\"\n" }
+    if let sport { out += "sport = \(CalibrationTOML.quoteString(sport))\n" }
+    if let fps { out += "fps = \(CalibrationTOML.tomlNumber(fps))\n" }
+    if let skeleton { out += "skeleton = \(CalibrationTOML.quoteString(skeleton))\n" }
+    if let up { out += "up = \(CalibrationTOML.quoteString(up))\n" }
     if !frameOffsets.isEmpty {
       out += "\n[frame_offsets]\n"
       for (camera, offset) in frameOffsets.sorted(by: { $0.key < $1.key }) {
@@ -77,5 +106,6 @@ public struct MatchConfig: Sendable, Equatable {
     return out
   }
 
+  /// Writes `render()` atomically.
   public func write(to url: URL) throws { try AtomicFile.write(render(), to: url) }
 }

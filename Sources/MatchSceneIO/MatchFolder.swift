@@ -1,143 +1,227 @@
 import Foundation
 import MatchSceneCore
 
-/// Where to find and how to override the parts of a match folder.
+/// Where to find and how to override the parts of a match folder. The defaults read
+/// `<match>/calibration/*.toml`, `<match>/pose`, `<match>/ball` and `<match>/match.toml`.
 public struct MatchFolderOptions: Sendable {
   /// A calibration file instead of `<match>/calibration/*.toml`.
   public var calibration: URL?
-  /// A pose folder instead of `<match>/pose`.
+  /// A pose folder instead of `<match>/pose`; it must exist.
   public var pose: URL?
-  /// A ball folder instead of `<match>/ball`.
+  /// A ball folder instead of `<match>/ball`; it must exist.
   public var ball: URL?
-  /// Overrides of `match.toml`.
+  /// Frames per second, overriding `match.toml`.
   public var fps: Double?
+  /// Sport, overriding `match.toml`.
   public var sport: String?
+  /// Skeleton name (`Skeleton.builtIn`), overriding `match.toml`.
   public var skeleton: String?
-  /// Used when neither the options nor `match.toml` say.
+  /// Used when neither the options nor `match.toml` give a frame rate.
   public var defaultFPS: Double = 60
+  /// Used when neither the options nor `match.toml` name a sport.
   public var defaultSport = "table-tennis"
+  /// Used when neither the options nor `match.toml` name a skeleton.
   public var defaultSkeleton = "coco17"
-  public init() {}
+
+  public init(
+    calibration: URL? = nil, pose: URL? = nil, ball: URL? = nil, fps: Double? = nil, sport: String? = nil,
+    skeleton: String? = nil
+  ) {
+    self.calibration = calibration
+    self.pose = pose
+    self.ball = ball
+    self.fps = fps
+    self.sport = sport
+    self.skeleton = skeleton
+  }
 }
 
 /// A match read from its folder, with the warnings found on the way.
 public struct LoadedMatch: Sendable {
+  /// Everything read; detections are kept in full even where cameras' frame ranges differ.
   public var match: Match
+  /// Warnings: calibrated cameras without detections, differing frame ranges, unknown `match.toml` keys.
   public var diagnostics: [Diagnostic]
-  /// The frames every camera with detections covers (nil when they do not overlap).
+  /// The match frames every camera with detections covers (nil when none has any, or they do not
+  /// overlap). Reconstruction should use these.
   public var commonFrames: ClosedRange<Int>?
+  /// Per camera with detections: the match frames its files cover (pose files and ball CSV rows,
+  /// seen or not).
+  public var cameraFrames: [String: ClosedRange<Int>]
 }
 
-/// A match folder: `calibration/*.toml`, `pose/<camera>_json/` (OpenPose JSON), `ball/<camera>.csv`
-/// (TrackNet CSV) and an optional `match.toml`.
+/// A match folder, as Pose2Sim lays out a trial plus the ball:
+///
+/// ```
+/// <match>/calibration/calibration.toml   Pose2Sim / anipose calibration (the only .toml there, or this name)
+/// <match>/pose/<camera>_json/*.json      OpenPose JSON, one file per frame
+/// <match>/ball/<camera>.csv              TrackNet CSV (optional)
+/// <match>/match.toml                     sport, fps, skeleton, up, [frame_offsets] (optional)
+/// ```
 public enum MatchFolder {
-  /// Reads a match. Precedence: options, then `match.toml`, then the defaults.
-  /// - Throws: `InputError` naming the file and place of the first problem found.
+  /// Reads a match. Settings come from the options, then `match.toml`, then the options' defaults.
+  ///
+  /// Checks: every camera in `pose/`, `ball/` and `[frame_offsets]` must be calibrated; at least one
+  /// of `pose/` and `ball/` must exist. A calibrated camera without detections, cameras covering
+  /// different frame ranges and unknown `match.toml` keys are warnings.
+  /// - Throws: `InputError` naming the file (and key, line or JSON position) of the first problem.
   public static func load(_ folder: URL, options: MatchFolderOptions = .init()) throws -> LoadedMatch {
     let fm = FileManager.default
     var isFolder: ObjCBool = false
     guard fm.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-      throw InputError(file: folder.path, "not a folder (expected a match folder with calibration/, pose/, ball/)")
+      throw InputError(file: folder.path, "not a folder; expected a match folder with calibration/, pose/ and/or ball/")
     }
+    if let fps = options.fps, !(fps > 0 && fps.isFinite) {
+      throw InputError(file: folder.path, "the frame rate must be a positive number, got \(fps)")
+    }
+    var diagnostics: [Diagnostic] = []
+
     let configURL = folder.appendingPathComponent("match.toml")
-    let config = fm.fileExists(atPath: configURL.path) ? try MatchConfig.read(from: configURL) : MatchConfig()
-    let calibrationURL = try options.calibration ?? findCalibration(folder.appendingPathComponent("calibration"))
-    let cameras = try CalibrationTOML.read(from: calibrationURL)
+    var config = MatchConfig()
+    if fm.fileExists(atPath: configURL.path) {
+      let doc = try TOMLDocument(contentsOf: configURL)
+      config = try MatchConfig.parse(doc)
+      for key in MatchConfig.unknownKeys(in: doc) {
+        diagnostics.append(Diagnostic(.warning, InputError(
+          file: configURL.path, location: .key(key),
+          "unknown key, ignored (known: \(MatchConfig.knownKeys.sorted().joined(separator: ", ")))")))
+      }
+    }
+
     let skeletonName = options.skeleton ?? config.skeleton ?? options.defaultSkeleton
     guard let skeleton = Skeleton.builtIn[skeletonName.lowercased()] else {
+      let known = Skeleton.builtIn.keys.sorted().joined(separator: ", ")
       throw InputError(
-        file: options.skeleton != nil ? "--skeleton" : configURL.path, location: .key("skeleton"),
-        "unknown skeleton '\(skeletonName)'; known: \(Skeleton.builtIn.keys.sorted().joined(separator: ", "))")
+        file: options.skeleton != nil || config.skeleton == nil ? "skeleton option" : configURL.path,
+        location: .key("skeleton"), "unknown skeleton '\(skeletonName)'; known: \(known)")
     }
+
+    let calibrationURL = try options.calibration ?? findCalibration(in: folder.appendingPathComponent("calibration"))
+    let cameras = try CalibrationTOML.read(from: calibrationURL)
+    let calibrated = Set(cameras.map(\.name))
+    let calibratedList = cameras.map(\.name).joined(separator: ", ")
+    func notCalibrated(_ camera: String, _ where_: URL) -> InputError {
+      InputError(file: where_.path, "camera '\(camera)' is not in the calibration \(calibrationURL.path) (it has: \(calibratedList))")
+    }
+
     let poseURL = options.pose ?? folder.appendingPathComponent("pose")
     let ballURL = options.ball ?? folder.appendingPathComponent("ball")
+    for (url, given) in [(poseURL, options.pose != nil), (ballURL, options.ball != nil)] where given {
+      guard fm.fileExists(atPath: url.path) else { throw InputError(file: url.path, "no such folder") }
+    }
     let hasPose = fm.fileExists(atPath: poseURL.path), hasBall = fm.fileExists(atPath: ballURL.path)
     if !hasPose && !hasBall {
       throw InputError(file: folder.path, "no detections: neither \(poseURL.path) nor \(ballURL.path) exists")
     }
+    // Camera names are checked before the (long) reading of every file.
+    if hasPose {
+      for (camera, url) in try OpenPoseFolder.cameraFolders(in: poseURL) where !calibrated.contains(camera) {
+        throw notCalibrated(camera, url)
+      }
+    }
+    if hasBall {
+      for (camera, url) in try TrackNetCSV.cameraFiles(in: ballURL) where !calibrated.contains(camera) {
+        throw notCalibrated(camera, url)
+      }
+    }
+    for camera in config.frameOffsets.keys.sorted() where !calibrated.contains(camera) {
+      throw InputError(
+        file: configURL.path, location: .key("frame_offsets.\(camera)"),
+        "camera '\(camera)' is not in the calibration \(calibrationURL.path) (it has: \(calibratedList))")
+    }
     let people = hasPose ? try OpenPoseFolder.read(poseFolder: poseURL, skeleton: skeleton) : [:]
-    let balls = hasBall ? try TrackNetCSV.read(ballFolder: ballURL) : [:]
-    let names = Set(cameras.map(\.name))
-    let known = cameras.map(\.name).joined(separator: ", ")
-    for camera in people.keys.sorted() where !names.contains(camera) {
-      throw InputError(file: poseURL.appendingPathComponent(camera).path, "camera '\(camera)' is not in the calibration \(calibrationURL.path) (it has: \(known))")
-    }
-    for camera in balls.keys.sorted() where !names.contains(camera) {
-      throw InputError(file: ballURL.appendingPathComponent("\(camera).csv").path, "camera '\(camera)' is not in the calibration \(calibrationURL.path) (it has: \(known))")
-    }
-    for camera in config.frameOffsets.keys.sorted() where !names.contains(camera) {
-      throw InputError(file: configURL.path, location: .key("frame_offsets.\(camera)"), "camera '\(camera)' is not in the calibration (it has: \(known))")
-    }
+    let balls = hasBall ? try TrackNetCSV.readFiles(ballFolder: ballURL) : [:]
+
     var detections: [String: CameraDetections] = [:]
-    var diagnostics: [Diagnostic] = []
-    var ranges: [(String, ClosedRange<Int>)] = []
+    var cameraFrames: [String: ClosedRange<Int>] = [:]
+    var ranges: [(camera: String, frames: ClosedRange<Int>)] = []
     for camera in cameras {
-      let d = CameraDetections(people: people[camera.name] ?? [:], balls: balls[camera.name] ?? [:])
-      if d.people.isEmpty && d.balls.isEmpty {
-        diagnostics.append(Diagnostic(.warning, InputError(file: calibrationURL.path, location: .key(camera.name), "camera has no detections in \(poseURL.path) or \(ballURL.path)")))
+      let personFrames = people[camera.name] ?? [:]
+      let ballFile = balls[camera.name]
+      let covered = Array(personFrames.keys) + [ballFile?.frames?.lowerBound, ballFile?.frames?.upperBound].compactMap { $0 }
+      guard let lo = covered.min(), let hi = covered.max() else {
+        diagnostics.append(Diagnostic(.warning, InputError(
+          file: calibrationURL.path, location: .key(camera.name),
+          "calibrated camera has no detections (nothing in \(poseURL.path) or \(ballURL.path)); it is not used")))
         continue
       }
-      detections[camera.name] = d
+      detections[camera.name] = CameraDetections(people: personFrames, balls: ballFile?.balls ?? [:])
       let offset = config.frameOffsets[camera.name] ?? 0
-      let frames = Array(d.people.keys) + Array(d.balls.keys)
-      ranges.append((camera.name, (frames.min()! - offset)...(frames.max()! - offset)))
+      let frames = (lo - offset)...(hi - offset)
+      cameraFrames[camera.name] = frames
+      ranges.append((camera.name, frames))
     }
-    var common: ClosedRange<Int>? = nil
+
+    var common: ClosedRange<Int>?
     if let first = ranges.first {
-      var lo = first.1.lowerBound, hi = first.1.upperBound
-      for (_, r) in ranges { lo = max(lo, r.lowerBound); hi = min(hi, r.upperBound) }
+      let lo = ranges.map(\.frames.lowerBound).max()!, hi = ranges.map(\.frames.upperBound).min()!
       common = lo <= hi ? lo...hi : nil
-      if Set(ranges.map { $0.1 }).count > 1 {
-        let list = ranges.map { "\($0.0) \($0.1.lowerBound)–\($0.1.upperBound)" }.joined(separator: ", ")
-        let use = common.map { "using the common range \($0.lowerBound)–\($0.upperBound)" } ?? "the ranges do not overlap"
-        diagnostics.append(Diagnostic(.warning, InputError(file: folder.path, "cameras cover different match frames (\(list)); \(use)")))
+      if ranges.contains(where: { $0.frames != first.frames }) {
+        let list = ranges.map { "\($0.camera) \(rangeText($0.frames))" }.joined(separator: ", ")
+        let use = common.map { "using the common range \(rangeText($0))" } ?? "they do not overlap, so no frame is seen by all"
+        diagnostics.append(Diagnostic(.warning, InputError(
+          file: folder.path, "cameras cover different match frames (\(list)); \(use)")))
       }
     }
-    var up = SIMD3<Double>(0, 0, 1)
-    if let name = config.up, let v = MatchConfig.upVector(name) { up = v }
+
     let match = Match(
-      sport: options.sport ?? config.sport ?? options.defaultSport, fps: options.fps ?? config.fps ?? options.defaultFPS,
-      skeleton: skeleton, cameras: cameras, frameOffsets: config.frameOffsets, detections: detections, worldUp: up)
-    return LoadedMatch(match: match, diagnostics: diagnostics, commonFrames: common)
+      sport: options.sport ?? config.sport ?? options.defaultSport,
+      fps: options.fps ?? config.fps ?? options.defaultFPS, skeleton: skeleton, cameras: cameras,
+      frameOffsets: config.frameOffsets, detections: detections,
+      worldUp: config.up.flatMap(MatchConfig.upVector) ?? SIMD3(0, 0, 1))
+    return LoadedMatch(match: match, diagnostics: diagnostics, commonFrames: common, cameraFrames: cameraFrames)
   }
 
-  /// The calibration file in a `calibration/` folder: its only `.toml`, or `calibration.toml`.
-  static func findCalibration(_ folder: URL) throws -> URL {
+  static func rangeText(_ r: ClosedRange<Int>) -> String { "\(r.lowerBound)–\(r.upperBound)" }
+
+  /// The calibration file of a `calibration/` folder: its only `.toml` file, else `calibration.toml`.
+  /// - Throws: `InputError` when the folder is missing, has no `.toml`, or several without a
+  ///   `calibration.toml` among them.
+  public static func findCalibration(in folder: URL) throws -> URL {
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
-      throw InputError(file: folder.path, "no calibration folder (expected calibration/*.toml, or pass --calibration)")
+      throw InputError(file: folder.path, "no calibration folder; expected calibration/calibration.toml (or give the calibration file)")
     }
-    let tomls = entries.filter { $0.lowercased().hasSuffix(".toml") }.sorted()
+    let tomls = entries.filter { $0.lowercased().hasSuffix(".toml") && !$0.hasPrefix(".") }.sorted()
     if tomls.count == 1 { return folder.appendingPathComponent(tomls[0]) }
     if tomls.contains("calibration.toml") { return folder.appendingPathComponent("calibration.toml") }
     throw InputError(
       file: folder.path,
-      tomls.isEmpty ? "no .toml calibration file here" : "several calibration files (\(tomls.joined(separator: ", "))); name one calibration.toml or pass --calibration")
+      tomls.isEmpty
+        ? "no .toml calibration file here"
+        : "several calibration files (\(tomls.joined(separator: ", "))) and none named calibration.toml; keep one or give the calibration file")
   }
 
-  /// Writes a match in the layout `load` reads, covering `frames` (match frames).
+  /// Writes a match in exactly the layout `load` reads: `calibration/calibration.toml`,
+  /// `pose/<camera>_json/<camera>_<frame>_keypoints.json` (a file for every frame, `"people": []`
+  /// where nobody was seen, as OpenPose does), `ball/<camera>.csv` (a row for every frame) and
+  /// `match.toml` (sport, fps, skeleton, up, frame offsets).
+  ///
+  /// Only cameras with an entry in `match.detections` get detection files, and only detections
+  /// within `frames` (match frames; each camera's own frames are shifted by its offset) are written.
+  /// Existing files of the same names are replaced; other files in `folder` are left alone.
+  /// - Throws: when a file cannot be written, or the skeleton is not one `load` can resolve by name.
   public static func write(_ match: Match, to folder: URL, frames: ClosedRange<Int>) throws {
+    let configURL = folder.appendingPathComponent("match.toml")
+    guard Skeleton.builtIn[match.skeleton.name.lowercased()] == match.skeleton else {
+      throw InputError(
+        file: configURL.path, location: .key("skeleton"),
+        "skeleton '\(match.skeleton.name)' is not built in, so the written match could not be read back")
+    }
     try CalibrationTOML.write(match.cameras, to: folder.appendingPathComponent("calibration/calibration.toml"))
     var people: [String: [Int: [PersonDetection2D]]] = [:]
     for camera in match.cameras {
       guard let d = match.detections[camera.name] else { continue }
       let offset = match.frameOffsets[camera.name] ?? 0
-      people[camera.name] = d.people
-      try TrackNetCSV.write(
-        d.balls, frames: (frames.lowerBound + offset)...(frames.upperBound + offset),
-        to: folder.appendingPathComponent("ball/\(camera.name).csv"))
+      let cameraFrames = (frames.lowerBound + offset)...(frames.upperBound + offset)
+      var byFrame: [Int: [PersonDetection2D]] = [:]
+      for frame in cameraFrames { byFrame[frame] = d.people[frame] ?? [] }
+      people[camera.name] = byFrame
+      try TrackNetCSV.write(d.balls, frames: cameraFrames, to: folder.appendingPathComponent("ball/\(camera.name).csv"))
     }
-    // Every frame gets a file (empty `people` where nobody was seen), as OpenPose writes them.
-    var perCamera: [String: [Int: [PersonDetection2D]]] = [:]
-    for (camera, byFrame) in people {
-      let offset = match.frameOffsets[camera] ?? 0
-      var all = byFrame
-      for f in frames where all[f + offset] == nil { all[f + offset] = [] }
-      perCamera[camera] = all
-    }
-    try OpenPoseFolder.write(perCamera, to: folder.appendingPathComponent("pose"))
+    try OpenPoseFolder.write(people, to: folder.appendingPathComponent("pose"))
     try MatchConfig(
       sport: match.sport, fps: match.fps, skeleton: match.skeleton.name, up: MatchConfig.upName(match.worldUp),
       frameOffsets: match.frameOffsets
-    ).write(to: folder.appendingPathComponent("match.toml"))
+    ).write(to: configURL)
   }
 }

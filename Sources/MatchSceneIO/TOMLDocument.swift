@@ -9,10 +9,13 @@ import TOMLKit
 public struct TOMLDocument {
   public let file: String
   public let root: TOMLTable
+  /// The source text, kept for what TOMLKit's tables forget (the order of keys).
+  public let text: String
 
   /// Parses TOML text. - Throws: `InputError` with the line and column of a syntax error.
   public init(text: String, file: String) throws {
     self.file = file
+    self.text = text
     do {
       root = try TOMLTable(string: text)
     } catch let error as TOMLParseError {
@@ -39,6 +42,89 @@ public struct TOMLDocument {
   }
 
   public var rootView: TOMLTableView { TOMLTableView(file: file, path: "", table: root) }
+
+  /// The root's keys in the order they first appear in the text (TOMLKit's tables are sorted
+  /// maps). A key is found as a table header `[key]` / `[key.sub]` / `[[key]]`, or as `key = …` before
+  /// the first header; continuation lines of multi-line arrays are skipped. Keys the scan misses
+  /// follow in sorted order.
+  public var rootKeysInFileOrder: [String] {
+    var firstLine: [String: Int] = [:]
+    var inTable = false
+    var openBrackets = 0  // of a multi-line array value still open
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let t = line.trimmingCharacters(in: .whitespacesAndNewlines)
+      if openBrackets > 0 {
+        openBrackets += Self.bracketBalance(t)
+        continue
+      }
+      var name: Substring?
+      if t.hasPrefix("[") {
+        inTable = true
+        name = Self.firstKeySegment(t.drop { $0 == "[" })
+      } else if !t.isEmpty, !t.hasPrefix("#") {
+        if !inTable { name = Self.firstKeySegment(Substring(t)) }
+        if let equals = t.firstIndex(of: "=") { openBrackets = max(0, Self.bracketBalance(t[equals...])) }
+      }
+      if let name, !name.isEmpty, firstLine[String(name)] == nil { firstLine[String(name)] = index }
+    }
+    return root.keys.sorted { (firstLine[$0] ?? Int.max, $0) < (firstLine[$1] ?? Int.max, $1) }
+  }
+
+  /// Opening minus closing square brackets outside strings and comments.
+  static func bracketBalance<S: StringProtocol>(_ s: S) -> Int {
+    var balance = 0
+    var quote: Character?
+    var escaped = false
+    for c in s {
+      if let q = quote {
+        if escaped {
+          escaped = false
+        } else if c == "\\" && q == "\"" {
+          escaped = true
+        } else if c == q {
+          quote = nil
+        }
+      } else if c == "\"" || c == "'" {
+        quote = c
+      } else if c == "#" {
+        break
+      } else if c == "[" {
+        balance += 1
+      } else if c == "]" {
+        balance -= 1
+      }
+    }
+    return balance
+  }
+
+  /// The first segment of a TOML key (`a` of `a.b = 1`, `a b` of `"a b".c`), unquoted.
+  static func firstKeySegment(_ s: Substring) -> Substring? {
+    let s = s.drop { $0 == " " || $0 == "\t" }
+    if s.first == "'" {  // literal string: no escapes
+      let rest = s.dropFirst()
+      guard let end = rest.firstIndex(of: "'") else { return nil }
+      return rest[..<end]
+    }
+    if s.first == "\"" {  // basic string: `\"` and `\\` are the escapes a key name plausibly holds
+      var name = ""
+      var escaped = false
+      for c in s.dropFirst() {
+        if escaped {
+          name.append(c)
+          escaped = false
+        } else if c == "\\" {
+          escaped = true
+        } else if c == "\"" {
+          return Substring(name)
+        } else {
+          name.append(c)
+        }
+      }
+      return nil
+    }
+    let end = s.firstIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } ?? s.endIndex
+    return s[..<end]
+  }
 }
 
 /// One table of a `TOMLDocument`, remembering where it is for error messages.

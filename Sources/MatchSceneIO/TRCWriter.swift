@@ -31,11 +31,11 @@ public enum TRCWriter {
     out += "\t\t" + (1...markers.count).map { "X\($0)\tY\($0)\tZ\($0)" }.joined(separator: "\t") + "\n"
     out += "\n"
     for frame in range {
-      var row = "\(frame)\t\(Decimal6(Double(frame) / fps))"
+      var row = "\(frame)\t\(TextBuffer.fixed(Double(frame) / fps, decimals: 6))"
       for marker in markers {
         if let p = byFrame[frame]?[marker] {
           let q = yUp ? SIMD3(p.y, p.z, p.x) : p
-          row += "\t\(Decimal6(q.x))\t\(Decimal6(q.y))\t\(Decimal6(q.z))"
+          row += "\t\(TextBuffer.fixed(q.x, decimals: 6))\t\(TextBuffer.fixed(q.y, decimals: 6))\t\(TextBuffer.fixed(q.z, decimals: 6))"
         } else {
           row += "\t\t\t"
         }

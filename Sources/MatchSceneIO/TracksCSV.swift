@@ -1,63 +1,110 @@
 import Foundation
 import MatchSceneCore
 
-/// The 3D tracks file: header `frame,time,track,kind,joint,x,y,z,reproj_px,views`, one row per
-/// estimated point; time with 6 decimals, coordinates in metres with 6 decimals (1 µm), reprojection
-/// error in pixels with 3 decimals.
+/// The 3D tracks file, `tracks.csv`: the header `frame,time,track,kind,joint,x,y,z,reproj_px,views`,
+/// then one row per estimated point. `time` in seconds and `x,y,z` in metres (world frame of the
+/// calibration) with 6 decimals (1 µs, 1 µm), `reproj_px` (mean reprojection error, pixels) with 3
+/// decimals, `views` (cameras used) an integer; `kind` is `player` or `ball`.
 public enum TracksCSV {
   public static let header = "frame,time,track,kind,joint,x,y,z,reproj_px,views"
 
-  public static func render(_ points: [TrackPoint]) -> String {
-    var out = header + "\n"
-    out.reserveCapacity(points.count * 72)
+  /// The file's text, rows in the order of `points`. About a second per million rows (release build).
+  public static func render(_ points: [TrackPoint]) -> String { renderBytes(points).string }
+
+  static func renderBytes(_ points: [TrackPoint]) -> TextBuffer {
+    var out = TextBuffer(capacity: 64 + points.count * 80)
+    out.append(header)
+    out.append(byte: UInt8(ascii: "\n"))
+    let comma = UInt8(ascii: ",")
     for p in points {
-      out += "\(p.frame),\(Decimal6(p.time)),\(p.track),\(p.kind.rawValue),\(p.joint),"
-      out += "\(Decimal6(p.position.x)),\(Decimal6(p.position.y)),\(Decimal6(p.position.z)),"
-      out += "\(Decimal6(p.reprojectionPx, decimals: 3)),\(p.views)\n"
+      out.append(p.frame)
+      out.append(byte: comma)
+      out.appendFixed(p.time, decimals: 6)
+      out.append(byte: comma)
+      out.append(p.track)
+      out.append(byte: comma)
+      out.append(p.kind.rawValue)
+      out.append(byte: comma)
+      out.append(p.joint)
+      out.append(byte: comma)
+      out.appendFixed(p.position.x, decimals: 6)
+      out.append(byte: comma)
+      out.appendFixed(p.position.y, decimals: 6)
+      out.append(byte: comma)
+      out.appendFixed(p.position.z, decimals: 6)
+      out.append(byte: comma)
+      out.appendFixed(p.reprojectionPx, decimals: 3)
+      out.append(byte: comma)
+      out.append(p.views)
+      out.append(byte: UInt8(ascii: "\n"))
     }
     return out
   }
 
+  /// Writes the file atomically (see `render(_:)`).
   public static func write(_ points: [TrackPoint], to url: URL) throws {
-    try AtomicFile.write(render(points), to: url)
+    try AtomicFile.write(Data(renderBytes(points).bytes), to: url)
   }
 
-  /// Reads a tracks file. - Throws: `InputError` with file and line for malformed rows.
+  /// Reads a tracks file.
+  /// - Throws: `InputError` naming the file and the 1-based line of a wrong header or malformed row.
   public static func read(from url: URL) throws -> [TrackPoint] {
-    guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
-      throw InputError(file: url.path, "cannot read the file as UTF-8 text")
+    guard let data = FileManager.default.contents(atPath: url.path) else {
+      throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
-    return try parse(text, file: url.path)
+    return try parse([UInt8](data), file: url.path)
   }
 
+  /// Parses tracks text; `file` names it in errors. Blank lines are skipped.
   public static func parse(_ text: String, file: String) throws -> [TrackPoint] {
+    try parse(Array(text.utf8), file: file)
+  }
+
+  static func parse(_ bytes: [UInt8], file: String) throws -> [TrackPoint] {
+    let csv = CSVScanner(bytes)
     var points: [TrackPoint] = []
-    var lineNumber = 0
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      lineNumber += 1
-      let row = line.hasSuffix("\r") ? line.dropLast() : line
-      if lineNumber == 1 {
-        guard row.trimmingCharacters(in: .whitespaces) == header else {
-          throw InputError(file: file, location: .line(1), "header '\(row)' is not '\(header)'")
+    points.reserveCapacity(bytes.count / 70)
+    var sawHeader = false
+    // Tracks and joints repeat on every row: reuse their strings instead of decoding each anew.
+    var names: [ArraySlice<UInt8>: String] = [:]
+    func name(_ range: Range<Int>) -> String {
+      if let s = names[bytes[range]] { return s }
+      let s = csv.string(range)
+      names[bytes[range]] = s
+      return s
+    }
+    try csv.forEachLine { line, f in
+      if !sawHeader {
+        let text = csv.string(0..<(f.last?.upperBound ?? 0))
+        guard f.count == 10, text.replacingOccurrences(of: " ", with: "") == header else {
+          throw InputError(file: file, location: .line(line), "header '\(text)' is not '\(header)'")
         }
-        continue
+        sawHeader = true
+        return
       }
-      if row.isEmpty { continue }
-      let f = row.split(separator: ",", omittingEmptySubsequences: false)
-      guard f.count == 10 else { throw InputError(file: file, location: .line(lineNumber), "has \(f.count) fields; expected 10 (\(header))") }
-      guard let frame = Int(f[0]), let time = Double(f[1]), let kind = TrackKind(rawValue: String(f[3])),
-        let x = Double(f[5]), let y = Double(f[6]), let z = Double(f[7]), let reprojection = Double(f[8]),
-        let views = Int(f[9]), x.isFinite, y.isFinite, z.isFinite
-      else {
-        throw InputError(file: file, location: .line(lineNumber), "malformed row '\(row)': expected \(header) with numbers and kind player|ball")
+      if CSVScanner.isBlank(f) { return }
+      guard f.count == 10 else {
+        throw InputError(file: file, location: .line(line), "has \(f.count) fields; expected 10 (\(header))")
       }
+      func fail(_ column: String, _ range: Range<Int>, _ expected: String) -> InputError {
+        InputError(file: file, location: .line(line), "\(column) '\(csv.string(range))' is not \(expected)")
+      }
+      guard let frame = csv.int(f[0]) else { throw fail("frame", f[0], "an integer") }
+      guard let time = csv.double(f[1]), time.isFinite else { throw fail("time", f[1], "a finite number") }
+      guard !f[2].isEmpty else { throw fail("track", f[2], "a track name") }
+      guard let kind = TrackKind(rawValue: name(f[3])) else { throw fail("kind", f[3], "player or ball") }
+      guard !f[4].isEmpty else { throw fail("joint", f[4], "a joint name") }
+      guard let x = csv.double(f[5]), x.isFinite else { throw fail("x", f[5], "a finite number") }
+      guard let y = csv.double(f[6]), y.isFinite else { throw fail("y", f[6], "a finite number") }
+      guard let z = csv.double(f[7]), z.isFinite else { throw fail("z", f[7], "a finite number") }
+      guard let reprojection = csv.double(f[8]), !reprojection.isNaN else { throw fail("reproj_px", f[8], "a number") }
+      guard let views = csv.int(f[9]), views >= 0 else { throw fail("views", f[9], "a non-negative integer") }
       points.append(
-        TrackPoint(frame: frame, time: time, track: String(f[2]), kind: kind, joint: String(f[4]), position: SIMD3(x, y, z),
-                   reprojectionPx: reprojection, views: views))
+        TrackPoint(
+          frame: frame, time: time, track: name(f[2]), kind: kind, joint: name(f[4]), position: SIMD3(x, y, z),
+          reprojectionPx: reprojection, views: views))
     }
-    if lineNumber == 0 || (lineNumber == 1 && text.isEmpty) {
-      throw InputError(file: file, location: .line(1), "empty file; expected the header '\(header)'")
-    }
+    if !sawHeader { throw InputError(file: file, location: .line(1), "empty file; expected the header '\(header)'") }
     return points
   }
 }

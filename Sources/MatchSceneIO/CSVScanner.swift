@@ -1,0 +1,112 @@
+/// Lines and comma-separated fields of a UTF-8 text, as byte ranges, for readers of large CSV files
+/// (`tracks.csv`, TrackNet ball files). No quoting: MatchScene's CSV files hold names and numbers only.
+///
+/// Lines end at `\n` (a `\r` before it is dropped); fields are trimmed of spaces and tabs.
+struct CSVScanner {
+  let bytes: [UInt8]
+
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  /// Calls `body` with each line's 1-based number and its field ranges (one empty range for an empty
+  /// line). The ranges array is reused between calls: do not keep it.
+  func forEachLine(_ body: (_ line: Int, _ fields: [Range<Int>]) throws -> Void) rethrows {
+    var fields: [Range<Int>] = []
+    fields.reserveCapacity(16)
+    var lineNumber = 0
+    var start = 0
+    let n = bytes.count
+    while start < n {
+      lineNumber += 1
+      var end = start
+      while end < n && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+      let next = end + 1
+      if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+      fields.removeAll(keepingCapacity: true)
+      var fieldStart = start
+      for i in start...end where i == end || bytes[i] == UInt8(ascii: ",") {
+        fields.append(trimmed(fieldStart..<i))
+        fieldStart = i + 1
+      }
+      try body(lineNumber, fields)
+      start = next
+    }
+  }
+
+  /// `range` without leading and trailing spaces and tabs.
+  func trimmed(_ range: Range<Int>) -> Range<Int> {
+    var lo = range.lowerBound, hi = range.upperBound
+    while lo < hi && (bytes[lo] == 0x20 || bytes[lo] == 0x09) { lo += 1 }
+    while hi > lo && (bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09) { hi -= 1 }
+    return lo..<hi
+  }
+
+  func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+  /// Whether the line holds nothing but spaces.
+  static func isBlank(_ fields: [Range<Int>]) -> Bool { fields.count == 1 && fields[0].isEmpty }
+
+  /// A decimal integer with an optional sign, or nil.
+  func int(_ range: Range<Int>) -> Int? {
+    var i = range.lowerBound
+    var negative = false
+    if i < range.upperBound && (bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+")) {
+      negative = bytes[i] == UInt8(ascii: "-")
+      i += 1
+    }
+    guard i < range.upperBound else { return nil }
+    var value = 0
+    while i < range.upperBound {
+      let d = Int(bytes[i]) - 48
+      guard (0...9).contains(d) else { return nil }
+      let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+      let (sum, o2) = times10.addingReportingOverflow(d)
+      guard !o1 && !o2 else { return nil }
+      value = sum
+      i += 1
+    }
+    return negative ? -value : value
+  }
+
+  /// A number as Swift's `Double(_: String)` reads it (`1`, `-0.25`, `1e-7`, `nan`, `inf`), or nil.
+  ///
+  /// Plain decimals with at most 15 significant digits take Clinger's fast path: the digits as an
+  /// exact integer divided by an exact power of ten ≤ 10²² is correctly rounded (W. D. Clinger,
+  /// "How to read floating point numbers accurately", PLDI 1990). Anything else goes to the
+  /// standard library.
+  func double(_ range: Range<Int>) -> Double? {
+    var i = range.lowerBound
+    var negative = false
+    if i < range.upperBound && (bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+")) {
+      negative = bytes[i] == UInt8(ascii: "-")
+      i += 1
+    }
+    var mantissa: UInt64 = 0
+    var digits = 0, fractionDigits = 0
+    var seenPoint = false
+    var fast = i < range.upperBound
+    while fast && i < range.upperBound {
+      let b = bytes[i]
+      if b == UInt8(ascii: ".") && !seenPoint {
+        seenPoint = true
+      } else if b >= 48 && b <= 57 {
+        if digits > 0 || b != 48 { digits += 1 }
+        mantissa = mantissa &* 10 &+ UInt64(b - 48)
+        if seenPoint { fractionDigits += 1 }
+      } else {
+        fast = false
+      }
+      i += 1
+    }
+    if fast && digits <= 15 && fractionDigits <= 22 && i - range.lowerBound > (seenPoint ? 1 : 0) + (negative ? 1 : 0) {
+      let value = Double(mantissa) / Self.exactPowersOfTen[fractionDigits]
+      return negative ? -value : value
+    }
+    return Double(string(range))
+  }
+
+  static let exactPowersOfTen: [Double] = (0...22).map { k in
+    var p = 1.0
+    for _ in 0..<k { p *= 10 }  // exact: 10^k < 2^53 · 2^k fits a Double's 53-bit significand for k ≤ 22
+    return p
+  }
+}
