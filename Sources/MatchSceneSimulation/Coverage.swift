@@ -11,6 +11,9 @@ public struct CameraCoverage: Sendable, Equatable {
   public var ballInside: Double
 }
 
+/// How well a rig sees a simulated match (`SimulatedMatch.coverage`).
+public typealias Coverage = RigCoverage
+
 /// How well a rig sees a simulated match.
 public struct RigCoverage: Sendable, Equatable {
   public var cameras: [CameraCoverage]

@@ -7,7 +7,8 @@ public struct DetectionNoise: Sendable, Equatable {
   public var missRate: Double
   /// Probability that a person's left and right keypoints are all swapped in one camera frame.
   public var swapRate: Double
-  /// Probability that a keypoint is a gross outlier: displaced 30–150 px with a plausible confidence.
+  /// Probability that a keypoint is a gross outlier: displaced 30–150 px with a plausible confidence
+  /// (0.45–0.85).
   public var outlierRate: Double
   /// Whether a third person (track `B1`) walks around outside the playing area.
   public var bystander: Bool
@@ -32,6 +33,14 @@ public struct DetectionNoise: Sendable, Equatable {
     self.ballPixelSigma = ballPixelSigma
     self.ballMissRate = ballMissRate
     self.falseBallRate = falseBallRate
+  }
+
+  /// The same pixel noise (`pixelSigma`, `ballPixelSigma`) with every fault switched off: no missed
+  /// keypoint or ball, no left/right swap, no outlier, no false ball, no bystander.
+  public var withoutFaults: DetectionNoise {
+    DetectionNoise(
+      pixelSigma: pixelSigma, missRate: 0, swapRate: 0, outlierRate: 0, bystander: false,
+      ballPixelSigma: ballPixelSigma, ballMissRate: 0, falseBallRate: 0)
   }
 
   /// A perfect detector: exact projections, nothing missed, no bystander.

@@ -23,7 +23,7 @@ struct DetectionSynthesizer {
   let noise: DetectionNoise
   let layout: FrameLayout
   /// A person is detected only when at least this many keypoints are inside the image.
-  static let minimumVisibleKeypoints = 9
+  static let minimumVisibleKeypoints = 6
 
   /// - Parameters:
   ///   - pixels: projections of the truth points (nil behind the camera), laid out by `layout`.

@@ -169,7 +169,8 @@ struct RallySimulator {
     return finishRally(rally, state: state, frame: contactFrame, server: server, served: true)
   }
 
-  /// A legal serve from `p0`, checked by replaying it with the full contact model.
+  /// A legal serve from `p0` that the receiver can return, checked by replaying it with the full
+  /// contact model.
   mutating func solveServe(from p0: SIMD3<Double>, server srv: PlayerGeometry) -> SIMD3<Double>? {
     // Mostly long serves the receiver can return after they leave the table, some short ones.
     let preferLong = rng.chance(0.85)
@@ -186,7 +187,8 @@ struct RallySimulator {
       let v0 = legal[rng.integer(0...(legal.count - 1))].velocity
       let contacts = replay(from: BallState(position: p0, velocity: v0), count: 2)
       if contacts.count == 2, contacts[0].kind == .table, srv.side * contacts[0].position.x > 0,
-        contacts[1].kind == .table, srv.side * contacts[1].position.x < 0
+        contacts[1].kind == .table, srv.side * contacts[1].position.x < 0,
+        isReturnable(BallState(position: p0, velocity: v0), frame: 0, receiver: players[1 - srv.index], ownBounces: 1)
       {
         return v0
       }
@@ -303,33 +305,78 @@ struct RallySimulator {
     }
   }
 
+  /// Heights of the ball's centre at which a player behind the end line strikes it, metres (between
+  /// knee and shoulder height of an adult in the ready stance).
+  static let reachableContactHeight = 0.8...1.3
+
   /// Looks ahead from the bounce on the receiver's half and picks the frame of the stroke among those
-  /// where the ball is near or beyond the end of the table at a height the receiver can reach.
+  /// where the ball is near or beyond the end of the table at a height the receiver can reach. The
+  /// stroke is a forehand when the ball comes to the racket side (with some personal preference); when
+  /// that stroke cannot reach the ball, the other one is tried.
   mutating func chooseContact(state: BallState, frame: Int, receiver: PlayerGeometry, after lastHit: Double)
     -> (frame: Int, stroke: Stroke, placement: ContactPlacement)?
   {
+    let lateral = dot(state.position - SIMD3(receiver.side * (halfLength + 0.7), 0, 0), receiver.racketSide)
+    let preferred: Stroke = lateral > rng.uniform(-0.35...0.1) ? .forehand : .backhand
+    for stroke in [preferred, preferred == .forehand ? .backhand : .forehand] {
+      let candidates = contactCandidates(state: state, frame: frame, receiver: receiver, stroke: stroke, after: lastHit)
+      guard !candidates.isEmpty else { continue }
+      let pick = candidates[rng.integer(0...(candidates.count - 1))]
+      return (pick.frame, stroke, pick.placement)
+    }
+    return nil
+  }
+
+  /// The frames (with body placements) at which `receiver` can strike the ball with `stroke`, looking
+  /// ahead up to 1.5 s of free flight from `state` at `frame`: the ball near or beyond the end line
+  /// (`halfLength − 0.5` to `halfLength + 0.7` from the net), at a reachable height, at least 0.3 s
+  /// after the previous stroke. Deterministic (no random draw).
+  func contactCandidates(
+    state: BallState, frame: Int, receiver: PlayerGeometry, stroke: Stroke, after lastHit: Double
+  ) -> [(frame: Int, placement: ContactPlacement)] {
     var s = state
     var f = frame
-    // Forehand when the ball comes to the racket side (with some personal preference).
-    let lateral = dot(state.position - SIMD3(receiver.side * (halfLength + 0.7), 0, 0), receiver.racketSide)
-    let stroke: Stroke = lateral > rng.uniform(-0.35...0.1) ? .forehand : .backhand
-    var candidates: [(Int, ContactPlacement)] = []
+    var candidates: [(frame: Int, placement: ContactPlacement)] = []
     while f < frame + Int(1.5 * fps) {
       let contacts = advanceFrame(&s, from: f)
       f += 1
       if !contacts.isEmpty || s.mode != .flying { break }
       let p = s.position
       let depth = receiver.side * p.x
-      guard depth >= halfLength - 0.5, depth <= halfLength + 0.7, p.z >= top + 0.05, p.z <= top + 0.6,
+      guard depth >= halfLength - 0.5, depth <= halfLength + 0.7, Self.reachableContactHeight.contains(p.z),
         time(f) - lastHit >= 0.3, time(f) - time(frame) >= 0.05
       else { continue }
       if let placement = receiver.placement(ball: p, stroke: stroke, tableHalfLength: halfLength) {
         candidates.append((f, placement))
       }
     }
-    guard !candidates.isEmpty else { return nil }
-    let pick = candidates[rng.integer(0...(candidates.count - 1))]
-    return (pick.0, stroke, pick.1)
+    return candidates
+  }
+
+  /// Whether `receiver` can return a ball struck at `frame` with `state`: after `ownBounces` bounces on
+  /// the striker's half (1 for a serve, 0 otherwise) it bounces on the receiver's half and then passes
+  /// where a forehand or a backhand can reach it.
+  func isReturnable(_ state: BallState, frame: Int, receiver: PlayerGeometry, ownBounces: Int = 0) -> Bool {
+    var s = state
+    var f = frame
+    var own = 0
+    while f < frame + Int(4 * fps), s.mode == .flying {
+      let contacts = advanceFrame(&s, from: f)
+      f += 1
+      for (k, c) in contacts.enumerated() {
+        guard c.kind == .table else { return false }
+        if receiver.side * c.position.x < 0 {
+          own += 1
+          if own > ownBounces { return false }
+          continue
+        }
+        guard own == ownBounces, k == contacts.count - 1 else { return false }
+        return [Stroke.forehand, .backhand].contains {
+          !contactCandidates(state: s, frame: f, receiver: receiver, stroke: $0, after: time(frame)).isEmpty
+        }
+      }
+    }
+    return false
   }
 
   /// Launch velocity of a stroke from `p0`: a shot that clears the net and lands on the opponent's
