@@ -89,7 +89,7 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneExport",
-      dependencies: ["MatchSceneCore", "MatchSceneAssets", "CAssimp"],
+      dependencies: ["MatchSceneCore", "MatchSceneAssets", "MatchSceneGeometry", "CAssimp"],
       swiftSettings: swiftSettings
     ),
     .executableTarget(

@@ -8,7 +8,8 @@ cd "$(dirname "$0")"
 
 mode=${1:-demo}
 runtime_packages=(pkg-config libeigen3-dev libassimp-dev)
-test_packages=()  # the browser test (issue: 3D scene) will add chromium and libjs-three
+# The real-browser test: headless Chromium (WebGL through SwiftShader) and Debian's three.js r111.
+test_packages=(chromium libjs-three)
 
 install_missing() {
   local missing=()

@@ -1,0 +1,217 @@
+import Foundation
+import MatchSceneCore
+import TestSupport
+import XCTest
+
+@testable import MatchSceneExport
+
+/// Loads generated scenes and the viewer page in headless Chromium (WebGL through SwiftShader) with
+/// Debian's three.js r111 (`libjs-three`), and checks what three.js makes of the scene.
+/// Needs `apt-get install -y chromium libjs-three`; skipped when `chromium` is not on PATH, except under CI.
+final class BrowserTests: XCTestCase {
+  static let threeFolder = "/usr/share/javascript/three"
+
+  /// The clip the tests play: frames 20…40 of the synthetic match (which starts at frame 10).
+  static let clip = (name: "rally-01", frames: 20...40)
+
+  private func chromium() throws -> String {
+    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+      .map { "\($0)/chromium" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    guard let path else {
+      // CI installs the browser (quickstart.sh test): there a missing browser is a failure, not a skip.
+      let hint = "chromium is not on PATH: apt-get install -y chromium libjs-three"
+      if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(hint) }
+      throw XCTSkip(hint)
+    }
+    XCTAssertTrue(
+      FileManager.default.fileExists(atPath: "\(Self.threeFolder)/three.min.js"),
+      "three.js r111 missing: apt-get install -y libjs-three")
+    return path
+  }
+
+  /// Runs headless Chromium on `page` and returns the serialised DOM (or nil when taking `screenshot`).
+  /// Kills the browser after `timeout` seconds.
+  @discardableResult
+  private func runChromium(
+    _ executable: String, page: URL, screenshot: URL? = nil, timeout: TimeInterval = 60
+  ) throws -> String {
+    let profile = try makeTemporaryFolder("matchscene-chromium")
+    defer { try? FileManager.default.removeItem(at: profile) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    var arguments = [
+      "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+      "--allow-file-access-from-files", "--user-data-dir=\(profile.path)", "--virtual-time-budget=15000",
+      "--no-first-run", "--disable-gpu-sandbox", "--disable-dev-shm-usage",
+    ]
+    if let screenshot {
+      arguments += ["--screenshot=\(screenshot.path)", "--window-size=1280,720"]
+    } else {
+      arguments += ["--dump-dom"]
+    }
+    process.arguments = arguments + [page.absoluteString]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    killer.cancel()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// The text of `<pre id="id">` in `dom`, with HTML entities for &, < and > undone.
+  private func pre(_ id: String, in dom: String) -> String? {
+    guard let open = dom.range(of: "<pre id=\"\(id)\""), let start = dom[open.upperBound...].range(of: ">"),
+      let end = dom[start.upperBound...].range(of: "</pre>")
+    else { return nil }
+    return String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&lt;", with: "<")
+      .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+  }
+
+  private func glb() throws -> Data {
+    try GLTFWriter.glbData(try SyntheticScene.document(options: SceneOptions(clips: [Self.clip])))
+  }
+
+  struct Probe: Decodable {
+    var ball: [Double]
+    var wrists: [String: [[Double]]]
+    var changedPixels: Int
+    var totalPixels: Int
+    var clipDuration: Double
+  }
+
+  /// Plays `rally-01` at two times and reports the ball and both right wrists in the calibration frame,
+  /// then renders the first glTF camera's view and counts pixels differing from the clear colour.
+  func testThreeJSPlaysTheSceneWhereTheReconstructionPutIt() throws {
+    let browser = try chromium()
+    let folder = try makeTemporaryFolder("matchscene-browser")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let times = [0.1, 0.3]  // seconds into the clip: frames 25 and 35
+    let page = folder.appendingPathComponent("probe.html")
+    try AtomicFile.write(probePage(glb: try glb(), times: times), to: page)
+    let started = Date()
+    let dom = try runChromium(browser, page: page)
+    let elapsed = Date().timeIntervalSince(started)
+    print("BrowserTests: probe page took \(String(format: "%.1f", elapsed)) s")
+    XCTAssertEqual(pre("errors", in: dom) ?? "", "", "page errors")
+    let json = try XCTUnwrap(pre("result", in: dom), "no result in the DOM:\n\(dom.prefix(2000))")
+    let probe = try JSONDecoder().decode(Probe.self, from: Data(json.utf8))
+
+    XCTAssertEqual(probe.clipDuration, Double(Self.clip.frames.count - 1) / SyntheticScene.fps, accuracy: 1e-6)
+    // (a) The ball at the second time, against the input reconstruction, within 1 mm.
+    let k = Self.clip.frames.lowerBound - SyntheticScene.firstFrame + Int((times[1] * SyntheticScene.fps).rounded())
+    let ball = SyntheticScene.ball(t: Double(k) / SyntheticScene.fps)
+    XCTAssertEqual(probe.ball.count, 3)
+    for i in 0..<3 { XCTAssertEqual(probe.ball[i], ball[i], accuracy: 1e-3, "ball axis \(i)") }
+    // (b) Each player's right wrist is where the reconstruction has it at both times, and so moves.
+    for (index, track) in ["P1", "P2"].enumerated() {
+      let wrist = try XCTUnwrap(probe.wrists[track])
+      XCTAssertEqual(wrist.count, times.count)
+      for (j, t) in times.enumerated() {
+        let k = Self.clip.frames.lowerBound - SyntheticScene.firstFrame + Int((t * SyntheticScene.fps).rounded())
+        let expected = SyntheticScene.playerJoint(index, "right_wrist", t: Double(k) / SyntheticScene.fps)
+        for i in 0..<3 { XCTAssertEqual(wrist[j][i], expected[i], accuracy: 1e-3, "\(track) right_wrist t=\(t) axis \(i)") }
+      }
+      let moved = zip(wrist[0], wrist[1]).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot()
+      XCTAssertGreaterThan(moved, 0.05, "\(track)'s right wrist moves between the two times")
+    }
+    // (c) Something is drawn.
+    XCTAssertGreaterThan(probe.totalPixels, 0)
+    XCTAssertGreaterThan(Double(probe.changedPixels), 0.01 * Double(probe.totalPixels), "rendered frame is empty")
+  }
+
+  /// The viewer page, with the scene embedded and three.js r111 from Debian, loads without errors.
+  func testViewerPageLoadsWithoutErrors() throws {
+    let browser = try chromium()
+    let folder = try makeTemporaryFolder("matchscene-viewer")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let page = folder.appendingPathComponent("scene.html")
+    try AtomicFile.write(ViewerPage.render(sceneFileName: "scene.glb", sceneData: try glb(), threeJS: .debian), to: page)
+    let started = Date()
+    let dom = try runChromium(browser, page: page)
+    print("BrowserTests: viewer page took \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+    XCTAssertEqual(pre("errors", in: dom), "", "page errors")
+    XCTAssertEqual(pre("status", in: dom), "ready")
+    XCTAssertTrue(dom.contains("<option value=\"rally-01\">"), "clip picker lists rally-01")
+    XCTAssertTrue(dom.contains(">cam_left</option>") && dom.contains(">cam_right</option>"), "camera picker")
+    // Optional screenshots for a person to look at: the orbit view, and cam_left paused in rally-01.
+    if let path = ProcessInfo.processInfo.environment["MATCHSCENE_VIEWER_SCREENSHOT"] {
+      try runChromium(browser, page: page, screenshot: URL(fileURLWithPath: path))
+      var camera = URLComponents(url: page, resolvingAgainstBaseURL: false)!
+      camera.fragment = "clip=rally-01&t=0.3&paused&view=cam_left"
+      let cameraShot = URL(fileURLWithPath: path).deletingPathExtension().path + "-cam_left.png"
+      try runChromium(browser, page: camera.url!, screenshot: URL(fileURLWithPath: cameraShot))
+    }
+  }
+
+  /// A page that loads `glb` with three.js r111 and writes `{ball, wrists, changedPixels, …}` into
+  /// `<pre id="result">`, in the calibration frame (glTF (x, y, z) = world (x, z, −y)).
+  private func probePage(glb: Data, times: [Double]) -> String {
+    let base = URL(fileURLWithPath: Self.threeFolder, isDirectory: true).absoluteString
+    return """
+      <!DOCTYPE html>
+      <html><head><meta charset="utf-8"></head><body>
+      <pre id="errors"></pre><pre id="result"></pre>
+      <script>
+      const report = (text) => { document.getElementById("errors").textContent += text + "\\n"; };
+      window.addEventListener("error", (e) => report("error: " + e.message + " (" + e.filename + ":" + e.lineno + ")"));
+      const consoleError = console.error.bind(console);
+      console.error = function () { report("console.error: " + Array.from(arguments).map(String).join(" ")); consoleError.apply(null, arguments); };
+      </script>
+      <script src="\(base)three.min.js"></script>
+      <script src="\(base)examples/js/loaders/GLTFLoader.js"></script>
+      <script>
+      \(ViewerPage.bindTracksByNodeJS)
+      const times = \(times);
+      const calibration = (v) => [v.x, -v.z, v.y];
+      const child = (parent, name) => {
+        let found = null;
+        parent.traverse((o) => { if (!found && o !== parent && (o.name === name || new RegExp("^" + name + "_\\\\d+$").test(o.name))) found = o; });
+        return found;
+      };
+      new THREE.GLTFLoader().load("data:model/gltf-binary;base64,\(glb.base64EncodedString())", (gltf) => {
+        matchsceneBindTracksByNode(gltf, () => {
+          const clip = gltf.animations.find((c) => c.name === "\(Self.clip.name)");
+          const mixer = new THREE.AnimationMixer(gltf.scene);
+          const action = mixer.clipAction(clip);
+          action.play();
+          const at = (t) => { action.time = t; mixer.update(0); gltf.scene.updateMatrixWorld(true); };
+          const world = (o) => calibration(new THREE.Vector3().setFromMatrixPosition(o.matrixWorld));
+          const wrists = { P1: [], P2: [] };
+          for (const t of times) {
+            at(t);
+            for (const track of ["P1", "P2"]) wrists[track].push(world(child(gltf.scene.getObjectByName(track), "right_wrist")));
+          }
+          const ball = world(gltf.scene.getObjectByName("ball"));
+
+          const width = 320, height = 240;
+          const renderer = new THREE.WebGLRenderer({ preserveDrawingBuffer: true });
+          renderer.setSize(width, height);
+          renderer.setPixelRatio(1);
+          renderer.setClearColor(0x000000, 1);
+          document.body.appendChild(renderer.domElement);
+          const scene = new THREE.Scene();
+          scene.add(gltf.scene);
+          scene.add(new THREE.AmbientLight(0xffffff, 1.0));
+          let camera = null;
+          gltf.scene.traverse((o) => { if (!camera && o.isCamera) camera = o; });
+          camera.aspect = width / height;
+          camera.updateProjectionMatrix();
+          renderer.render(scene, camera);
+          const gl = renderer.getContext();
+          const pixels = new Uint8Array(width * height * 4);
+          gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+          let changed = 0;
+          for (let i = 0; i < pixels.length; i += 4) if (pixels[i] || pixels[i + 1] || pixels[i + 2]) changed++;
+          document.getElementById("result").textContent = JSON.stringify({
+            ball, wrists, changedPixels: changed, totalPixels: width * height, clipDuration: clip.duration });
+        });
+      }, undefined, (error) => console.error("load failed:", error && error.message || error));
+      </script>
+      </body></html>
+      """
+  }
+}
