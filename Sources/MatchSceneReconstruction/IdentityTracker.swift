@@ -7,7 +7,8 @@ import MatchSceneCore
 /// over a match). A person in a new frame joins the track with the lowest cost — the distance from
 /// its predicted centre plus a weighted difference of limb lengths — if within a gate that grows with
 /// the time since the track was last seen (`trackGateSlack + maxPersonSpeed · Δt` for the first half
-/// second, growing at `walkingSpeed` after that) and if the proportions agree. Assignment is greedy by cost over all
+/// second, growing at `walkingSpeed` after that) and, for a track unseen for longer than
+/// `reidentificationGap`, if the proportions agree. Assignment is greedy by cost over all
 /// (track, person) pairs, which equals the optimal assignment whenever gates do not overlap — the
 /// usual case for players at their own end of a table or court.
 struct IdentityTracker {
@@ -71,8 +72,12 @@ struct IdentityTracker {
         let d = length(centre - predicted)
         let (difference, shared) = Self.limbDifference(trackLimbs, limbs[p])
         let known = shared >= 6 && track.frames >= 30
-        // Proportions that clearly differ belong to someone else, however close.
-        if known, difference > options.maxLimbDifference { continue }
+        // Proportions that clearly differ belong to someone else — when re-identifying a person after
+        // a gap. A track seen moments ago is continued by whoever stands where it is going: one noisy
+        // frame's limbs (a joint seen by two cameras only) must not break it, so there the
+        // proportions only weigh in the cost.
+        let reidentifying = dt > options.reidentificationGap
+        if known, reidentifying, difference > options.maxLimbDifference { continue }
         guard d <= gate else { continue }
         candidates.append((d + options.limbDifferenceWeight * difference, t, p))
       }

@@ -23,6 +23,10 @@ public struct ReconstructionOptions: Sendable {
   /// metres) is not it. Triangulated limb lengths scatter by a few millimetres; two adults rarely
   /// match within a centimetre on most limbs.
   public var maxLimbDifference: Double = 0.01
+  /// Tracking: a track unseen for longer than this (seconds) must match a person's proportions within
+  /// `maxLimbDifference` to take them (re-identification); a track seen more recently is continued on
+  /// position, with proportions as a soft cost only.
+  public var reidentificationGap: Double = 0.5
   /// Tracking: a person needs this many reconstructed joints to open a new track.
   public var minJointsForNewTrack = 10
   /// Tracks shorter than this (seconds) are dropped as spurious.

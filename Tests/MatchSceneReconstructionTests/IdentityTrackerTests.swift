@@ -1,0 +1,50 @@
+@testable import MatchSceneReconstruction
+import MatchSceneCore
+import XCTest
+
+/// Identity tracking on hand-made centres and limb lengths: continuity, re-identification, bystanders.
+final class IdentityTrackerTests: XCTestCase {
+  let fps = 60.0
+  /// Twelve signature limbs of a player and of a bystander whose proportions differ by ~3 cm.
+  let playerLimbs: [Double?] = [0.30, 0.30, 0.26, 0.26, 0.44, 0.44, 0.42, 0.42, 0.38, 0.26, 0.52, 0.52]
+  var bystanderLimbs: [Double?] { playerLimbs.map { $0.map { $0 + 0.03 } } }
+
+  /// Feeds `frames` frames of a player standing at x = 2 and a bystander walking along y = 4.
+  func warmUp(_ tracker: inout IdentityTracker, frames: Range<Int>) -> (player: Int, bystander: Int) {
+    var ids: [Int?] = []
+    for f in frames {
+      ids = tracker.assign(
+        frame: f, centres: [SIMD3(2, 0, 1), SIMD3(-3 + 0.02 * Double(f), 4, 1)], limbs: [playerLimbs, bystanderLimbs],
+        canStartTrack: [true, true])
+    }
+    return (ids[0]!, ids[1]!)
+  }
+
+  /// One frame whose limbs are off by 3 cm (a joint triangulated from two views) at the player's own
+  /// place continues the player's track: a track seen moments ago is not broken by one noisy frame,
+  /// and no long-lost track may take the player over.
+  func testNoisyFrameContinuesTheTrackSeenMomentsAgo() {
+    var tracker = IdentityTracker(fps: fps, options: ReconstructionOptions())
+    let ids = warmUp(&tracker, frames: 0..<120)
+    let noisy = playerLimbs.enumerated().map { i, l in l.map { i % 2 == 0 ? $0 + 0.03 : $0 - 0.03 } }
+    let next = tracker.assign(
+      frame: 120, centres: [SIMD3(2.01, 0, 1), SIMD3(-0.6, 4, 1)], limbs: [noisy, bystanderLimbs],
+      canStartTrack: [true, true])
+    XCTAssertEqual(next[0], ids.player)
+    XCTAssertEqual(next[1], ids.bystander)
+    XCTAssertEqual(tracker.tracks.count, 2, "no new track")
+  }
+
+  /// A player unseen for 3 s is re-identified by position and proportions; a bystander who walked
+  /// to where the player stood, with other proportions, is not taken for the player.
+  func testReidentificationNeedsMatchingProportions() {
+    var tracker = IdentityTracker(fps: fps, options: ReconstructionOptions())
+    let ids = warmUp(&tracker, frames: 0..<120)
+    // 3 s later: the bystander (other proportions) stands at the player's old place; nobody else.
+    let impostor = tracker.assign(frame: 300, centres: [SIMD3(2.1, 0.1, 1)], limbs: [bystanderLimbs], canStartTrack: [true])
+    XCTAssertNotEqual(impostor[0], ids.player, "a bystander must not steal a lost player's id")
+    // Later the player comes back at the same place with its own proportions.
+    let back = tracker.assign(frame: 400, centres: [SIMD3(2.05, 0, 1)], limbs: [playerLimbs], canStartTrack: [true])
+    XCTAssertEqual(back[0], ids.player)
+  }
+}
