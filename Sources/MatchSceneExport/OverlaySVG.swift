@@ -24,8 +24,24 @@ public enum OverlaySVG {
   ///   - skeleton: keypoint order of the detections and bones to draw.
   public static func render(
     camera: Camera, frame: Int, detections: [PersonDetection2D], balls: [BallDetection2D],
-    reconstructed: [TrackPoint], skeleton: Skeleton
+    reconstructed: [TrackPoint], skeleton: Skeleton, background: String? = defaultBackground
   ) -> String {
+    renderWithDisagreements(
+      camera: camera, frame: frame, detections: detections, balls: balls, reconstructed: reconstructed,
+      skeleton: skeleton, background: background
+    ).svg
+  }
+
+  /// The image's default fill: dark, so the white detections show when the SVG is opened on its own.
+  public static let defaultBackground = "#202020"
+
+  /// `render` and the per-track disagreements its legend shows, computed once.
+  /// - Parameter background: a CSS colour filling the image, or nil for a transparent image to lay
+  ///   over the camera's video frame.
+  public static func renderWithDisagreements(
+    camera: Camera, frame: Int, detections: [PersonDetection2D], balls: [BallDetection2D],
+    reconstructed: [TrackPoint], skeleton: Skeleton, background: String? = defaultBackground
+  ) -> (svg: String, disagreements: [Disagreement]) {
     let projected = project(camera: camera, frame: frame, reconstructed: reconstructed, skeleton: skeleton)
     let scores = disagreements(projected: projected, detections: detections, balls: balls)
     let w = camera.imageSize.width, h = camera.imageSize.height
@@ -34,7 +50,7 @@ public enum OverlaySVG {
       <?xml version="1.0" encoding="UTF-8"?>
       <svg xmlns="http://www.w3.org/2000/svg" width="\(w)" height="\(h)" viewBox="0 0 \(w) \(h)">
       <title>\(escaped(camera.name)) frame \(frame)</title>
-      <rect width="\(w)" height="\(h)" fill="none" stroke="#888" stroke-width="\(f(stroke))"/>
+      <rect width="\(w)" height="\(h)" fill="\(background.map(escaped) ?? "none")" stroke="#888" stroke-width="\(f(stroke))"/>
 
       """
     // Detections: white dots and lines.
@@ -80,7 +96,7 @@ public enum OverlaySVG {
         + "\(escaped(score.track)): \(value)</text>\n"
     }
     svg += "</g>\n</svg>\n"
-    return svg
+    return (svg, scores)
   }
 
   /// Each track's mean disagreement (pixels) in this frame, in the order the legend lists them.

@@ -10,5 +10,5 @@ struct MatchSceneCommand: ParsableCommand {
       (OpenPose JSON), ball/<camera>.csv (TrackNet CSV) and an optional match.toml. \
       Try `matchscene simulate -o demo/match` then `matchscene reconstruct demo/match -o demo/out`.
       """,
-    subcommands: [Simulate.self, Reconstruct.self, Evaluate.self, View.self, Benchmark.self])
+    subcommands: [Simulate.self, Reconstruct.self, Evaluate.self, View.self, Overlay.self, Benchmark.self])
 }

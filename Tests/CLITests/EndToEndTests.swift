@@ -49,6 +49,27 @@ final class EndToEndTests: XCTestCase {
     let expected = Double(frames.max()! - frames.min()!) / 60
     XCTAssertEqual(try XCTUnwrap(clip.durationSeconds), expected, accuracy: 1e-3)
 
+    // overlay: one SVG per camera and frame, and the players' reprojections within a few pixels of
+    // their detections (1.5 px detector noise; the median over images ignores the rare outlier).
+    let overlay = try runMatchScene(["overlay", match.path, "--tracks", out.path, "--camera", "cam1", "--camera", "cam2", "--frames", "100-104"])
+    XCTAssertEqual(overlay.status, 0, overlay.stderr)
+    for camera in ["cam1", "cam2"] {
+      for frame in 100...104 {
+        let svg = out.appendingPathComponent("overlay/\(camera)/\(camera)_\(frame).svg")
+        let text = try String(contentsOf: svg, encoding: .utf8)
+        XCTAssertTrue(text.contains("<svg") && text.contains("id=\"reprojections\""), svg.path)
+      }
+    }
+    let rows = try String(contentsOf: out.appendingPathComponent("overlay/disagreement.csv"), encoding: .utf8)
+      .split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    XCTAssertEqual(rows.first?.joined(separator: ","), "frame,camera,track,mean_px")
+    let playerPx = rows.dropFirst().filter { $0[2].hasPrefix("P") }.compactMap { Double($0[3]) }.sorted()
+    XCTAssertGreaterThanOrEqual(playerPx.count, 10, "both players in both cameras over 5 frames")
+    XCTAssertLessThan(playerPx[playerPx.count / 2], 4, "median player disagreement, px")
+    let unknown = try runMatchScene(["overlay", match.path, "--tracks", out.path, "--camera", "nope"])
+    XCTAssertNotEqual(unknown.status, 0)
+    XCTAssertTrue(unknown.stderr.contains("nope") && unknown.stderr.contains("cam1"), unknown.stderr)
+
     let evaluate = try runMatchScene(["evaluate", out.path, "--truth", match.appendingPathComponent("truth").path])
     XCTAssertEqual(evaluate.status, 0, evaluate.stderr)
     XCTAssertTrue(evaluate.stdout.contains("players: mean"), evaluate.stdout)
