@@ -50,7 +50,10 @@ public struct MatchAnalyzer: Sendable {
       flights: flights, ball: ballByFrame, wrists: wrists, fps: fps)
     // The ball: fitted positions inside flights (missed frames filled), observations elsewhere while a
     // rally is on, nothing while the ball is out of play.
-    let rallies = Self.rallyRanges(events, ballFrames: observations.map(\.frame), maxGap: Int((options.segmentation.maxGap * fps).rounded()))
+    let rallies = Self.rallyRanges(
+      events, ball: Dictionary(observations.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a }),
+      maxGap: Int((options.segmentation.maxGap * fps).rounded()), stillFrames: Int((Self.palmStill * fps).rounded()),
+      stillRadius: options.events.restNoise)
     var original: [Int: TrackPoint] = [:]
     for p in ballPoints { original[p.frame] = p }
     var ballOut: [Int: TrackPoint] = [:]
@@ -74,15 +77,41 @@ public struct MatchAnalyzer: Sendable {
       flights: flights)
   }
 
+  /// How long the ball lies still on the palm before the toss, at least, seconds: the stillness that
+  /// marks where play begins.
+  static let palmStill = 0.15
+
   /// Frame ranges from each rally start to its end (open rallies run to the last event), each extended
-  /// back over the ball's uninterrupted presence before the serve (the toss is part of play).
-  static func rallyRanges(_ events: [MatchEvent], ballFrames: [Int], maxGap: Int) -> [ClosedRange<Int>] {
-    let present = Set(ballFrames)
+  /// back over the toss: the ball is in play "from the last moment at which it is stationary on the
+  /// palm of the free hand" (ITTF Handbook 2.5.3). Going back from the serve over frames where the
+  /// ball is seen (gaps up to `maxGap` bridged), the range stops where the ball has stayed within
+  /// `stillRadius` of one place for `stillFrames` frames (held on the palm), or where it was not seen.
+  static func rallyRanges(
+    _ events: [MatchEvent], ball: [Int: SIMD3<Double>], maxGap: Int, stillFrames: Int, stillRadius: Double
+  ) -> [ClosedRange<Int>] {
+    let firstSeen = ball.keys.min() ?? 0
+    /// Whether the ball stayed within `stillRadius` of its place at `frame` over the `stillFrames` before it.
+    func stillBefore(_ frame: Int) -> Bool {
+      guard let p = ball[frame] else { return false }
+      var seen = 0
+      for f in (frame - stillFrames)..<frame {
+        guard let q = ball[f] else { continue }
+        if length(q - p) > stillRadius { return false }
+        seen += 1
+      }
+      return seen >= stillFrames / 2
+    }
     return rallyRanges(events).map { range in
       var start = range.lowerBound
       var probe = start - 1
-      while probe >= start - maxGap - 1, probe >= (ballFrames.min() ?? 0) {
-        if present.contains(probe) { start = probe; probe = start - 1 } else { probe -= 1 }
+      while probe >= start - maxGap - 1, probe >= firstSeen {
+        guard ball[probe] != nil else {
+          probe -= 1
+          continue
+        }
+        start = probe
+        if stillBefore(probe) { break }
+        probe = start - 1
       }
       return start...range.upperBound
     }

@@ -229,6 +229,18 @@ struct RallySimulator {
     var awaiting = shots < shotCount
     var receiverBounces = 0
     let lastFrame = startFrame + Int(Self.maximumRally * fps)
+    // The rally is decided (ITTF Handbook 2.5.3, 2.10.1) at the first contact that no good rally
+    // allows — the floor, or a table bounce other than the next one expected: after the serve one on
+    // the server's half then one on the receiver's; after any other stroke one on the opponent's half —
+    // or when the ball comes to rest or leaves the area, whichever comes first; `rally_end` marks that
+    // moment. The ball is still followed (and recorded) until it rests.
+    var expectedSides: [Double] = served ? [players[server].side, players[1 - server].side] : []
+    var decided = false
+    func decide(at t: Double, _ position: SIMD3<Double>) {
+      guard !decided else { return }
+      decided = true
+      emit(MatchEvent(type: .rallyEnd, frame: frame(of: t), time: t, position: position, speed: 0, rally: rally))
+    }
     while true {
       let contacts = advanceFrame(&state, from: f)
       f += 1
@@ -250,6 +262,11 @@ struct RallySimulator {
             receiverBounces += 1
             bouncedOnReceiver = receiverBounces == 1
           }
+          if onTable, let next = expectedSides.first, next * c.position.x > 0 {
+            expectedSides.removeFirst()
+          } else {
+            decide(at: c.time, c.position)
+          }
         case .net:
           emit(
             MatchEvent(
@@ -257,9 +274,7 @@ struct RallySimulator {
               speed: length(c.velocityAfter), rally: rally))
           awaiting = false
         case .rest:
-          emit(
-            MatchEvent(
-              type: .rallyEnd, frame: frame(of: c.time), time: c.time, position: c.position, speed: 0, rally: rally))
+          decide(at: c.time, c.position)
           // The ball lies still until someone picks it up.
           for k in 1...Int((Self.lyingStill * fps).rounded()) { record(f + k, c.position) }
           return c.time + Self.lyingStill
@@ -271,7 +286,7 @@ struct RallySimulator {
       }
       if !physics.isInsideArea(state.position) || f >= lastFrame {
         let t = time(f)
-        emit(MatchEvent(type: .rallyEnd, frame: f, time: t, position: state.position, rally: rally))
+        decide(at: t, state.position)
         return t
       }
       if f >= frameCount { return time(f) }
@@ -301,6 +316,7 @@ struct RallySimulator {
       hitter = striker.index
       lastHitTime = t
       receiverBounces = 0
+      expectedSides = [players[1 - hitter].side]
       awaiting = !final
     }
   }

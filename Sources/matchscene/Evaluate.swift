@@ -31,6 +31,14 @@ struct Evaluate: ParsableCommand {
     return url
   }
 
+  /// The frame rate of a tracks file: frames per second of time, from its first and last points.
+  static func framesPerSecond(_ points: [TrackPoint]) -> Double {
+    guard let a = points.min(by: { $0.frame < $1.frame }), let b = points.max(by: { $0.frame < $1.frame }),
+      b.frame > a.frame, b.time > a.time
+    else { return 60 }
+    return Double(b.frame - a.frame) / (b.time - a.time)
+  }
+
   func run() throws {
     let estimated = try TracksCSV.read(from: Self.tracksFile(estimate))
     let reference = try TracksCSV.read(from: Self.tracksFile(truth))
@@ -40,6 +48,12 @@ struct Evaluate: ParsableCommand {
     let estimatedEvents = Self.tracksFile(estimate).deletingLastPathComponent().appendingPathComponent("events.json")
     let trueEvents = Self.tracksFile(truth).deletingLastPathComponent().appendingPathComponent("events.json")
     var events: EventEvaluation?
+    var ballPlay: BallPlayEvaluation?
+    if FileManager.default.fileExists(atPath: trueEvents.path) {
+      let fps = Self.framesPerSecond(reference)
+      ballPlay = BallPlayEvaluation(estimate: estimated, truth: reference, trueEvents: try EventsJSON.read(from: trueEvents), fps: fps)
+      print(ballPlay!.summary)
+    }
     if FileManager.default.fileExists(atPath: estimatedEvents.path), FileManager.default.fileExists(atPath: trueEvents.path) {
       events = EventEvaluation(
         detected: try EventsJSON.read(from: estimatedEvents), truth: try EventsJSON.read(from: trueEvents),
@@ -59,10 +73,15 @@ struct Evaluate: ParsableCommand {
       }
     }
     if let json {
-      struct Report: Encodable { var tracks: TrackEvaluation; var events: EventEvaluation?; var baseline: TrackEvaluation? }
+      struct Report: Encodable {
+        var tracks: TrackEvaluation
+        var ballPlay: BallPlayEvaluation?
+        var events: EventEvaluation?
+        var baseline: TrackEvaluation?
+      }
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      try AtomicFile.write(try encoder.encode(Report(tracks: evaluation, events: events, baseline: baselineEvaluation)), to: URL(fileURLWithPath: json))
+      try AtomicFile.write(try encoder.encode(Report(tracks: evaluation, ballPlay: ballPlay, events: events, baseline: baselineEvaluation)), to: URL(fileURLWithPath: json))
     }
   }
 }

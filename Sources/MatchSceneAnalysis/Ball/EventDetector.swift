@@ -41,6 +41,10 @@ public struct EventDetectionOptions: Sendable {
   /// A contact that leaves the ball slower than this horizontally, rising, is a toss from the palm
   /// (before a serve, or a player bouncing the ball), not a hit, m/s.
   public var tossMaxHorizontalSpeed: Double = 1.5
+  /// A rally decided by a bounce (floor, or a bounce no good rally allows) goes on when a stroke
+  /// follows within this many seconds: a hit was missed. A real end is followed by a pick-up and a
+  /// new serve, which take longer.
+  public var decisionConfirmation: Double = 1.0
   public init() {}
 }
 
@@ -51,8 +55,9 @@ public struct EventDetectionOptions: Sendable {
 /// near the table top (inside its outline) or the floor with the vertical velocity turning from down
 /// to up is a bounce; near the net plane below the net's top, a net contact; otherwise a hit, given
 /// to the player whose wrist is nearest. A rally starts at the first hit after the ball was out of
-/// play (the serve) and ends when the ball comes to rest (its positions stay within a small ball for
-/// a while, like a rolled die settling) or is lost.
+/// play (the serve) and ends when it is decided: the ball touches the floor or bounces where no good
+/// rally allows (ITTF Handbook 2.10.1), comes to rest (its positions stay within a small ball for a while, like a rolled die
+/// settling) or is lost.
 public struct EventDetector: Sendable {
   public var table: TableGeometry
   public var options: EventDetectionOptions
@@ -188,31 +193,75 @@ public struct EventDetector: Sendable {
     var rally = 0
     var inRally = false
     var endIndex = 0
-    let sorted = contacts.sorted { $0.frame < $1.frame }
-    for event in sorted {
-      // Close the rally when an end comes before this event.
+    /// The table halves the next bounces of a good rally land on, in order (see below).
+    var expectedSides: [String] = []
+    /// A rule-based end waiting for confirmation: a stroke soon after it means a hit was missed and
+    /// the rally goes on.
+    var pending: MatchEvent?
+    let confirmFrames = Int((options.decisionConfirmation * fps).rounded())
+    func close(_ end: MatchEvent) {
+      out.append(end)
+      inRally = false
+      pending = nil
+      expectedSides = []
+    }
+    func point(_ e: MatchEvent) -> SIMD3<Double>? { e.position.map { SIMD3($0[0], $0[1], $0[2]) } }
+    for event in contacts.sorted(by: { $0.frame < $1.frame }) {
+      // Close the rally when the ball rests or is lost before this event (at the pending decision if any).
       while endIndex < ends.count, ends[endIndex] < event.frame {
         if inRally {
           let f = ends[endIndex]
-          out.append(MatchEvent(type: .rallyEnd, frame: f, time: Double(f) / fps, position: ball[f], rally: rally))
-          inRally = false
+          close(pending ?? MatchEvent(type: .rallyEnd, frame: f, time: Double(f) / fps, position: ball[f], rally: rally))
         }
         endIndex += 1
+      }
+      if let p = pending, event.type == .hit {
+        if event.frame - p.frame <= confirmFrames { pending = nil } else { close(p) }
       }
       var e = event
       if !inRally, event.type == .hit {
         rally += 1
         inRally = true
         out.append(MatchEvent(type: .rallyStart, frame: event.frame, time: event.time, track: event.track,
-                              position: event.position.map { SIMD3($0[0], $0[1], $0[2]) }, speed: event.speed, rally: rally))
+                              position: point(event), speed: event.speed, rally: rally))
       }
-      if inRally { e.rally = rally }
+      guard inRally else {
+        out.append(e)
+        continue
+      }
+      e.rally = rally
       out.append(e)
+      guard pending == nil else { continue }
+      // The rally is decided (ITTF Handbook 2.10.1) at the first bounce no good rally allows: the floor,
+      // or a table bounce other than the next expected one — after the serve (the rally's first hit)
+      // one on the server's half then one on the receiver's, after any other stroke one on the
+      // opponent's half. The hitter's half is the side of the table the hit happened on.
+      if e.type == .hit, let x = e.position?.first {
+        let own = x < 0 ? "negative_x" : "positive_x", other = x < 0 ? "positive_x" : "negative_x"
+        expectedSides = out.last(where: { $0.type == .rallyStart })?.frame == e.frame ? [own, other] : [other]
+      }
+      if e.type == .bounce {
+        if e.surface == "table", let side = e.side, expectedSides.first == side {
+          expectedSides.removeFirst()
+        } else {
+          pending = MatchEvent(type: .rallyEnd, frame: e.frame, time: e.time, position: point(e), rally: rally)
+        }
+      }
     }
-    if inRally, endIndex < ends.count {
-      let f = ends[endIndex]
-      out.append(MatchEvent(type: .rallyEnd, frame: f, time: Double(f) / fps, position: ball[f], rally: rally))
+    if inRally {
+      if let p = pending {
+        close(p)
+      } else if endIndex < ends.count {
+        let f = ends[endIndex]
+        close(MatchEvent(type: .rallyEnd, frame: f, time: Double(f) / fps, position: ball[f], rally: rally))
+      }
     }
+    // A confirmed decision is appended after the events that followed it: restore time order, a
+    // rally's end after the other events of its frame.
+    func rank(_ e: MatchEvent) -> Int { e.type == .rallyStart ? 0 : e.type == .rallyEnd ? 2 : 1 }
+    out = out.enumerated().sorted { a, b in
+      (a.element.frame, rank(a.element), a.offset) < (b.element.frame, rank(b.element), b.offset)
+    }.map(\.element)
     return out
   }
 }

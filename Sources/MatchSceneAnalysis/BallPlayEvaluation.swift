@@ -1,0 +1,58 @@
+import MatchSceneCore
+
+/// The ball against the true rallies: how much of the play it covers, and whether it is reported while
+/// the ball is out of play.
+///
+/// A true rally's in-play frames run from its `rally_start` (the serve) to its `rally_end` (the moment
+/// it is decided). Out of play is everything outside every rally's window widened by `tossAllowance`
+/// before the serve (the ball is in play from the toss, ITTF Handbook 2.5.3, which the truth does not
+/// mark) and `endAllowance` after the end.
+public struct BallPlayEvaluation: Sendable, Encodable {
+  /// Fraction of in-play frames seen by at least two cameras (in the truth) that have an estimated ball.
+  public var inPlayCoverage: Double
+  /// How many such frames there are.
+  public var inPlayFrames: Int
+  /// Fraction of estimated ball frames that lie out of play.
+  public var outOfPlayRate: Double
+  /// How many estimated ball frames lie out of play.
+  public var outOfPlayFrames: Int
+
+  /// - Parameters:
+  ///   - estimate, truth: tracks; only `kind == .ball` points are used.
+  ///   - trueEvents: the truth's events (`rally_start` and `rally_end` are used; an open rally runs to
+  ///     the last true ball frame).
+  ///   - fps: frames per second, for the allowances.
+  public init(
+    estimate: [TrackPoint], truth: [TrackPoint], trueEvents: [MatchEvent], fps: Double, tossAllowance: Double = 1,
+    endAllowance: Int = 2
+  ) {
+    let trueBall = truth.filter { $0.kind == .ball }
+    let lastFrame = trueBall.map(\.frame).max() ?? 0
+    var windows: [ClosedRange<Int>] = []
+    var start: Int?
+    for e in trueEvents.sorted(by: { $0.frame < $1.frame }) {
+      if e.type == .rallyStart { start = e.frame }
+      if e.type == .rallyEnd, let s = start {
+        windows.append(s...max(s, e.frame))
+        start = nil
+      }
+    }
+    if let s = start { windows.append(s...max(s, lastFrame)) }
+    let estimated = Set(estimate.filter { $0.kind == .ball }.map(\.frame))
+    func inPlay(_ f: Int) -> Bool { windows.contains { $0.contains(f) } }
+    let seen = trueBall.filter { $0.views >= 2 && inPlay($0.frame) }.map(\.frame)
+    inPlayFrames = seen.count
+    inPlayCoverage = seen.isEmpty ? 1 : Double(seen.filter(estimated.contains).count) / Double(seen.count)
+    let toss = Int((tossAllowance * fps).rounded())
+    let widened = windows.map { ($0.lowerBound - toss)...($0.upperBound + endAllowance) }
+    outOfPlayFrames = estimated.filter { f in !widened.contains { $0.contains(f) } }.count
+    outOfPlayRate = estimated.isEmpty ? 0 : Double(outOfPlayFrames) / Double(estimated.count)
+  }
+
+  /// One line for the terminal.
+  public var summary: String {
+    String(
+      format: "ball in play: coverage %.2f%% of %d frames seen by ≥ 2 cameras; reported out of play %.2f%% (%d frames)",
+      100 * inPlayCoverage, inPlayFrames, 100 * outOfPlayRate, outOfPlayFrames)
+  }
+}
