@@ -13,6 +13,10 @@ public struct EventEvaluation: Sendable, Codable {
   }
   public var tolerance: Int
   public var types: [String: TypeFigures]
+  /// The same figures counting only events while the ball is in play: within a true rally, from its
+  /// start to its end (± `tolerance`), on both sides. Bounces of a dead ball rolling away after the
+  /// point are not match events a coach looks for.
+  public var inPlayTypes: [String: TypeFigures]
   /// Of matched hits, the share given to the right player (after mapping estimated ids to true ids).
   public var hitterAccuracy: Double
   /// Per true rally: |frame offset| of the detected start and end (nil when not found within ±`rallyTolerance` · 3).
@@ -33,24 +37,39 @@ public struct EventEvaluation: Sendable, Codable {
       guard let visibleFrames, [.bounce, .hit, .net].contains(e.type) else { return true }
       return visibleFrames.contains(e.frame) || visibleFrames.contains(e.frame - 1) || visibleFrames.contains(e.frame + 1)
     }
-    var types: [String: TypeFigures] = [:]
     var hitsRight = 0, hitsMatched = 0
-    for kind in [MatchEvent.Kind.bounce, .hit, .net] {
-      let t = truth.filter { $0.type == kind }, d = detected.filter { $0.type == kind }
-      let pairs = Self.match(d, t, tolerance: tolerance)
-      types[kind.rawValue] = TypeFigures(
-        truth: t.count, detected: d.count, matched: pairs.count,
-        precision: d.isEmpty ? 1 : Double(pairs.count) / Double(d.count),
-        recall: t.isEmpty ? 1 : Double(pairs.count) / Double(t.count))
-      if kind == .hit {
-        for (i, j) in pairs {
-          hitsMatched += 1
-          let mapped = d[i].track.map { trackMap[$0] ?? $0 }
-          if mapped == t[j].track { hitsRight += 1 }
+    func figures(_ truth: [MatchEvent], _ detected: [MatchEvent], countHitters: Bool) -> [String: TypeFigures] {
+      var types: [String: TypeFigures] = [:]
+      for kind in [MatchEvent.Kind.bounce, .hit, .net] {
+        let t = truth.filter { $0.type == kind }, d = detected.filter { $0.type == kind }
+        let pairs = Self.match(d, t, tolerance: tolerance)
+        types[kind.rawValue] = TypeFigures(
+          truth: t.count, detected: d.count, matched: pairs.count,
+          precision: d.isEmpty ? 1 : Double(pairs.count) / Double(d.count),
+          recall: t.isEmpty ? 1 : Double(pairs.count) / Double(t.count))
+        if kind == .hit, countHitters {
+          for (i, j) in pairs {
+            hitsMatched += 1
+            let mapped = d[i].track.map { trackMap[$0] ?? $0 }
+            if mapped == t[j].track { hitsRight += 1 }
+          }
         }
       }
+      return types
     }
-    self.types = types
+    types = figures(truth, detected, countHitters: true)
+    var windows: [ClosedRange<Int>] = []
+    var start: Int?
+    for e in allTruth.sorted(by: { $0.frame < $1.frame }) {
+      if e.type == .rallyStart { start = e.frame }
+      if e.type == .rallyEnd, let s = start {
+        windows.append((s - tolerance)...(max(s, e.frame) + tolerance))
+        start = nil
+      }
+    }
+    if let s = start { windows.append((s - tolerance)...Int.max) }
+    func inPlay(_ e: MatchEvent) -> Bool { windows.contains { $0.contains(e.frame) } }
+    inPlayTypes = figures(truth.filter(inPlay), detected.filter(inPlay), countHitters: false)
     hitterAccuracy = hitsMatched > 0 ? Double(hitsRight) / Double(hitsMatched) : 1
     func offsets(_ kind: MatchEvent.Kind) -> [Int?] {
       let d = detected.filter { $0.type == kind }
@@ -82,6 +101,9 @@ public struct EventEvaluation: Sendable, Codable {
     var lines: [String] = []
     for (name, f) in types.sorted(by: { $0.key < $1.key }) {
       lines.append(String(format: "%@: precision %.3f, recall %.3f (%d detected, %d true, ±%d frames)", name, f.precision, f.recall, f.detected, f.truth, tolerance))
+      if let p = inPlayTypes[name] {
+        lines.append(String(format: "  in play: precision %.3f, recall %.3f (%d detected, %d true)", p.precision, p.recall, p.detected, p.truth))
+      }
     }
     lines.append(String(format: "hitter right: %.1f%%", 100 * hitterAccuracy))
     func describe(_ o: [Int?]) -> String { o.map { $0.map(String.init) ?? "missed" }.joined(separator: " ") }

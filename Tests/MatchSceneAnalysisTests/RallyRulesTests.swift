@@ -117,4 +117,19 @@ final class RallyRulesTests: XCTestCase {
     XCTAssertEqual(e.outOfPlayFrames, 10)
     XCTAssertEqual(e.outOfPlayRate, 10.0 / 108.0, accuracy: 1e-12)
   }
+
+  /// In-play figures count only events inside true rallies; the all-events figures count everything.
+  func testEventEvaluationSeparatesInPlayEvents() {
+    let truth = [
+      MatchEvent(type: .rallyStart, frame: 100, time: 0), hit(100, x: -1.5, by: "P1"), bounce(120, x: 0.7),
+      bounce(150, x: 3, floor: true), MatchEvent(type: .rallyEnd, frame: 150, time: 0),
+      bounce(180, x: 4, floor: true),  // the dead ball bouncing away
+    ]
+    let detected = [hit(101, x: -1.5, by: "P1"), bounce(119, x: 0.7), bounce(151, x: 3, floor: true)]
+    let e = EventEvaluation(detected: detected, truth: truth)
+    XCTAssertEqual(e.types["bounce"]!.recall, 2.0 / 3.0, accuracy: 1e-12)
+    XCTAssertEqual(e.inPlayTypes["bounce"]!.recall, 1)
+    XCTAssertEqual(e.inPlayTypes["bounce"]!.truth, 2)
+    XCTAssertEqual(e.inPlayTypes["hit"]!.precision, 1)
+  }
 }

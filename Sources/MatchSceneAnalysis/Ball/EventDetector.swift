@@ -96,11 +96,15 @@ public struct EventDetector: Sendable {
         continue  // the ball settling: not an event
       }
       if nearTable, vBefore.z < 0, vAfter.z > 0 {
+        let (tb, pb) = planeCrossing(b, height: table.surfaceHeight + table.ballRadius, near: t, fps: fps) ?? (t, position)
         events.append(
-          MatchEvent(type: .bounce, frame: frame, time: t, position: position, speed: speed, surface: "table",
-                     side: position.x < 0 ? "negative_x" : "positive_x"))
+          MatchEvent(type: .bounce, frame: Int((tb * fps).rounded()), time: tb, position: pb, speed: length(b.velocity(at: tb)),
+                     surface: "table", side: pb.x < 0 ? "negative_x" : "positive_x"))
       } else if abs(height) <= options.surfaceTolerance, vBefore.z < 0, vAfter.z >= 0 {
-        events.append(MatchEvent(type: .bounce, frame: frame, time: t, position: position, speed: speed, surface: "floor"))
+        let (tb, pb) = planeCrossing(b, height: table.ballRadius, near: t, fps: fps) ?? (t, position)
+        events.append(
+          MatchEvent(type: .bounce, frame: Int((tb * fps).rounded()), time: tb, position: pb, speed: length(b.velocity(at: tb)),
+                     surface: "floor"))
       } else if abs(position.x) <= options.netTolerance, position.z <= table.surfaceHeight + table.netHeight + table.ballRadius,
         position.z >= table.surfaceHeight - options.surfaceTolerance, abs(position.y) <= table.width / 2 + 0.2
       {
@@ -121,6 +125,30 @@ public struct EventDetector: Sendable {
       }
     }
     return addRallies(events, ball: ball, fps: fps)
+  }
+
+  /// When the outgoing flight `b`, followed back in time from its first observation, comes down to
+  /// `height` (the ball's centre on the surface): the bounce, timed from the clean flight after it
+  /// rather than from where the two fitted flights meet — which can be an earlier touch of the net, or
+  /// the incoming flight's poorly fitted end. Searches back at most 0.2 s and no earlier than 0.1 s
+  /// before `near`; nil when `b` does not cross `height` there.
+  func planeCrossing(_ b: BallFlight, height: Double, near t: Double, fps: Double) -> (Double, SIMD3<Double>)? {
+    let start = Double(b.frames.lowerBound) / fps
+    let earliest = max(start - 0.2, t - 0.1)
+    let step = 0.25 / fps
+    var hi = start
+    guard b.position(at: hi).z >= height else { return nil }
+    var lo = hi - step
+    while b.position(at: lo).z >= height {
+      guard lo > earliest else { return nil }
+      hi = lo
+      lo -= step
+    }
+    for _ in 0..<30 {
+      let mid = (lo + hi) / 2
+      if b.position(at: mid).z >= height { hi = mid } else { lo = mid }
+    }
+    return (hi, b.position(at: hi))
   }
 
   /// The time (between the end of `a` and the start of `b`, widened by a frame) where the two fitted
