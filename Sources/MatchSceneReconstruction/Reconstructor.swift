@@ -119,17 +119,21 @@ public struct Reconstructor: Sendable {
     let limbs = Pose3D.signatureLimbs(skeleton)
     var tracker = IdentityTracker(fps: match.fps, options: options)
     var assigned: [[(Int, Pose3D)]] = []
+    var sightings: [IdentityTracker.Sighting] = []
     for (i, result) in frames.enumerated() {
       let poses = result.poses
+      let centres = poses.map { $0.centre(torso: torso) }
       let ids = tracker.assign(
-        frame: range.lowerBound + i, centres: poses.map { $0.centre(torso: torso) },
-        limbs: poses.map { $0.limbLengths(limbs) },
+        frame: range.lowerBound + i, centres: centres, limbs: poses.map { $0.limbLengths(limbs) },
         canStartTrack: poses.map { $0.joints.compactMap { $0 }.count >= options.minJointsForNewTrack })
       assigned.append(zip(ids, poses).compactMap { id, pose in id.map { ($0, pose) } })
+      for (id, centre) in zip(ids, centres) {
+        if let id, let centre { sightings.append(.init(frame: range.lowerBound + i, tracklet: id, centre: centre)) }
+      }
     }
-    // Join tracklets of one person, keep chains long enough to be real, and name them P1, P2, … by
-    // length, longest first.
-    let chainOf = tracker.mergedChains()
+    // Join tracklets of one person (one after the other, then in turn), keep chains long enough to be
+    // real, and name them P1, P2, … by length, longest first.
+    let chainOf = tracker.mergedInterleaved(tracker.mergedChains(), sightings: sightings, up: match.worldUp)
     if ProcessInfo.processInfo.environment["MATCHSCENE_DEBUG_TRACKS"] != nil {
       for t in tracker.tracks {
         let limbs = t.limbs.map { $0.map { String(format: "%.3f", $0) } ?? "-" }.joined(separator: " ")

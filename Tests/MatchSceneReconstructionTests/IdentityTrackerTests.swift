@@ -47,4 +47,40 @@ final class IdentityTrackerTests: XCTestCase {
     let back = tracker.assign(frame: 400, centres: [SIMD3(2.05, 0, 1)], limbs: [playerLimbs], canStartTrack: [true])
     XCTAssertEqual(back[0], ids.player)
   }
+
+  /// A person carried by two tracklets in turn is joined into one chain; a player present all along,
+  /// and a stranger of other build who is never seen with them, stay apart.
+  func testInterleavedTrackletsOfOnePersonAreJoined() {
+    var tracker = IdentityTracker(fps: fps, options: ReconstructionOptions())
+    var sightings: [IdentityTracker.Sighting] = []
+    func frame(_ f: Int, _ people: [(SIMD3<Double>, [Double?])]) {
+      let ids = tracker.assign(frame: f, centres: people.map(\.0), limbs: people.map(\.1), canStartTrack: people.map { _ in true })
+      for (id, person) in zip(ids, people) { sightings.append(.init(frame: f, tracklet: id!, centre: person.0)) }
+    }
+    let player = (SIMD3<Double>(2, 0, 1), playerLimbs)
+    let noisy = bystanderLimbs.map { $0.map { $0 + 0.02 } }
+    for f in 0..<40 { frame(f, [player, (SIMD3(-4, 4, 1), bystanderLimbs)]) }
+    // Back after a second: one noisy frame fails re-identification, so a second tracklet opens …
+    frame(100, [player, (SIMD3(-3, 4, 1), noisy)])
+    for f in 101..<140 { frame(f, [player, (SIMD3(-3 + 0.01 * Double(f - 100), 4, 1), bystanderLimbs)]) }
+    // … and after another gap the first tracklet, nearer, takes the bystander again: the two overlap.
+    for f in 200..<210 { frame(f, [player, (SIMD3(-3.9, 4, 1), bystanderLimbs)]) }
+    // A stranger of another build, later, where nobody else is.
+    let stranger = playerLimbs.map { $0.map { $0 - 0.03 } }
+    for f in 300..<340 { frame(f, [player, (SIMD3(-3.5, 4.2, 1), stranger)]) }
+
+    let ids = Set(sightings.map(\.tracklet))
+    XCTAssertEqual(ids.count, 4, "player, bystander twice, stranger")
+    let first = sightings.first { $0.frame == 0 && $0.centre.x < 0 }!.tracklet
+    let second = sightings.first { $0.frame == 100 && $0.centre.x < 0 }!.tracklet
+    let third = sightings.first { $0.frame == 300 && $0.centre.x < 0 }!.tracklet
+    let playerID = sightings.first { $0.frame == 0 && $0.centre.x > 0 }!.tracklet
+    XCTAssertEqual(sightings.first { $0.frame == 200 && $0.centre.x < 0 }!.tracklet, first)
+    let before = tracker.mergedChains()
+    XCTAssertNotEqual(before[first], before[second], "overlapping spans: not joined one after the other")
+    let after = tracker.mergedInterleaved(before, sightings: sightings, up: SIMD3(0, 0, 1))
+    XCTAssertEqual(after[first], after[second])
+    XCTAssertNotEqual(after[third], after[first], "other proportions")
+    XCTAssertNotEqual(after[playerID], after[first], "seen together")
+  }
 }

@@ -1,0 +1,72 @@
+import MatchSceneCore
+
+extension IdentityTracker {
+  /// One sighting of a tracklet: the frame and the person's centre there.
+  struct Sighting {
+    var frame: Int
+    var tracklet: Int
+    var centre: SIMD3<Double>
+  }
+
+  /// Joins chains that are one person carried by two tracklets in turn — which happens when a person
+  /// seen by only two cameras is re-acquired after a gap under a new id while the old id also picks
+  /// them up now and then. `mergedChains` cannot join those: their time spans overlap.
+  ///
+  /// Two chains are one person when they are never seen in the same frame (two people on the scene
+  /// are, nearly all the time), their body proportions agree within `maxLimbDifference` (median over
+  /// the limbs both know, from each chain's longest tracklet), and at every hand-over between them
+  /// the person could have moved from one sighting to the next across the ground (`trackGateSlack`
+  /// plus `maxPersonSpeed` for the first half second, `walkingSpeed` after). Heights are left out: the
+  /// centre of a partly seen person (a torso joint or two) can sit half a metre lower than a whole one. Merges are made greedily,
+  /// largest pair first, until no pair qualifies.
+  /// - Parameters:
+  ///   - chains: tracklet id → chain root, from `mergedChains()`.
+  ///   - sightings: every assignment of a person to a tracklet, in any order.
+  ///   - up: the world's up axis (unit vector).
+  /// - Returns: tracklet id → chain root, with interleaved chains joined.
+  func mergedInterleaved(_ chains: [Int: Int], sightings: [Sighting], up: SIMD3<Double>) -> [Int: Int] {
+    var root = chains
+    // Per chain: frame → centre, and the limb signature of its longest tracklet.
+    func members() -> [Int: [Int: SIMD3<Double>]] {
+      var out: [Int: [Int: SIMD3<Double>]] = [:]
+      for s in sightings { out[root[s.tracklet] ?? s.tracklet, default: [:]][s.frame] = s.centre }
+      return out
+    }
+    func signature(_ chain: Int) -> [Double?] {
+      let longest = tracks.filter { (root[$0.id] ?? $0.id) == chain }.max { $0.frames < $1.frames }
+      return longest?.limbs ?? []
+    }
+    while true {
+      let byChain = members()
+      let ids = byChain.keys.sorted()
+      var best: (size: Int, a: Int, b: Int)?
+      for (i, a) in ids.enumerated() {
+        for b in ids[(i + 1)...] {
+          let fa = byChain[a]!, fb = byChain[b]!
+          guard fa.count + fb.count > (best?.size ?? 0) else { continue }
+          let (small, large) = fa.count <= fb.count ? (fa, fb) : (fb, fa)
+          guard !small.keys.contains(where: { large[$0] != nil }) else { continue }
+          let (difference, shared) = Self.limbDifference(signature(a), signature(b))
+          guard shared >= 4, difference <= options.maxLimbDifference else { continue }
+          guard handOversAreReachable(fa, fb, up: up) else { continue }
+          best = (fa.count + fb.count, a, b)
+        }
+      }
+      guard let best else { return root }
+      for (tracklet, r) in root where r == best.b { root[tracklet] = best.a }
+    }
+  }
+
+  /// Whether every switch between the two chains' sightings, in time order, is a distance the person
+  /// could cover in the time between.
+  private func handOversAreReachable(_ a: [Int: SIMD3<Double>], _ b: [Int: SIMD3<Double>], up: SIMD3<Double>) -> Bool {
+    let timeline = (a.map { ($0.key, $0.value, true) } + b.map { ($0.key, $0.value, false) }).sorted { $0.0 < $1.0 }
+    for (previous, next) in zip(timeline, timeline.dropFirst()) where previous.2 != next.2 {
+      let dt = Double(next.0 - previous.0) / fps
+      let gate = options.trackGateSlack + options.maxPersonSpeed * min(dt, 0.5) + options.walkingSpeed * max(0, dt - 0.5)
+      let step = next.1 - previous.1
+      if length(step - dot(step, up) * up) > gate { return false }
+    }
+    return true
+  }
+}
