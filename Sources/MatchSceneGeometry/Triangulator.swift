@@ -56,7 +56,8 @@ public struct TriangulationBatch: Sendable {
 public struct Triangulator: Sendable {
   public let cameras: [Camera]
   public let options: TriangulationOptions
-  private let records: [Double]
+  /// The cameras as the kernel's flat records.
+  let records: [Double]
 
   /// - Throws: `GeometryError.invalidArgument` when the options are invalid or a camera has
   ///   non-finite values or non-positive focal lengths.

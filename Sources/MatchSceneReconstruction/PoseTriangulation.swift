@@ -68,20 +68,22 @@ enum PoseTriangulation {
     var views: [[PersonDetection2D?]] = clusters.map { cluster in
       (0..<m).map { c in cluster.members[c].map { people[c][$0] } }
     }
-    var batch = try triangulator.triangulate(observations(views))
-    // Left/right swap repair: a view whose keypoints fit the 3D pose better mirrored is mirrored.
+    let firstObservations = observations(views)
+    var batch = try triangulator.triangulate(firstObservations)
+    // Left/right swap repair (in the kernel): a view whose keypoints fit the 3D pose better mirrored is
+    // mirrored, for people seen by at least three cameras (with two, the estimate follows either view).
     if !skeleton.mirrorPairs.isEmpty {
+      let mirrored = try triangulator.mirroredViews(
+        firstObservations, batch: batch, keypointCount: k, pairs: skeleton.mirrorPairs)
       var repaired = false
       for p in 0..<views.count where views[p].compactMap({ $0 }).count >= 3 {
-        for c in 0..<m {
-          guard let detection = views[p][c] else { continue }
-          if let mirrored = mirrorIfBetter(
-            detection, camera: cameras[c], points: (0..<k).map { batch.point(p * k + $0)?.position },
-            pairs: skeleton.mirrorPairs)
-          {
-            views[p][c] = mirrored
-            repaired = true
+        for c in 0..<m where mirrored[p * m + c] {
+          guard var detection = views[p][c] else { continue }
+          for (l, r) in skeleton.mirrorPairs where l < detection.keypoints.count && r < detection.keypoints.count {
+            detection.keypoints.swapAt(l, r)
           }
+          views[p][c] = detection
+          repaired = true
         }
       }
       if repaired { batch = try triangulator.triangulate(observations(views)) }
@@ -96,35 +98,5 @@ enum PoseTriangulation {
           }
         })
     }
-  }
-
-  /// The detection with its mirror pairs exchanged, if that reprojects clearly better onto `points`.
-  static func mirrorIfBetter(
-    _ detection: PersonDetection2D, camera: Camera, points: [SIMD3<Double>?], pairs: [(Int, Int)]
-  ) -> PersonDetection2D? {
-    var straight = 0.0, swapped = 0.0, compared = 0
-    for (l, r) in pairs {
-      guard l < detection.keypoints.count, r < detection.keypoints.count,
-        let pl = points[l], let pr = points[r],
-        detection.keypoints[l].isDetected, detection.keypoints[r].isDetected,
-        let ql = camera.project(pl), let qr = camera.project(pr)
-      else { continue }
-      let kl = SIMD2(detection.keypoints[l].x, detection.keypoints[l].y)
-      let kr = SIMD2(detection.keypoints[r].x, detection.keypoints[r].y)
-      straight += distance(kl, ql) + distance(kr, qr)
-      swapped += distance(kl, qr) + distance(kr, ql)
-      compared += 1
-    }
-    guard compared >= 2, swapped < 0.5 * straight, straight - swapped > 10 * Double(compared) else { return nil }
-    var out = detection
-    for (l, r) in pairs where l < out.keypoints.count && r < out.keypoints.count {
-      out.keypoints.swapAt(l, r)
-    }
-    return out
-  }
-
-  static func distance(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
-    let d = a - b
-    return (d * d).sum().squareRoot()
   }
 }

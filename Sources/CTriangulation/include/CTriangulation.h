@@ -139,6 +139,25 @@ mstri_status mstri_triangulate(const double *cameras, size_t camera_count,
                                double *mean_reprojection_out, uint8_t *used_views_out,
                                int32_t *status_out);
 
+/// Left/right swap repair for people seen in several views: decides, per person and view, whether
+/// the detector swapped the person's left and right keypoints in that view.
+/// - cameras: camera_count · MSTRI_CAMERA_STRIDE doubles.
+/// - observations: the same layout as `mstri_triangulate`'s, for person_count · keypoint_count points
+///   (keypoint j of person p is point p·keypoint_count + j).
+/// - points: 3 · person_count · keypoint_count doubles, a first 3D estimate of every keypoint;
+///   valid (optional, may be NULL): one byte per point, 0 where the estimate failed.
+/// - mirror_pairs: 2 · pair_count keypoint indices (left, right).
+/// - swap_out: person_count · camera_count bytes, 1 where that view should be mirrored.
+/// A view is mirrored when, over the pairs whose both keypoints are detected there and estimated in
+/// 3D (at least 2), the summed pixel distance of the detections to the reprojected pair drops below
+/// half when the pair is exchanged, and by more than `min_gain_px` per pair: the test of a single
+/// exchange of the whole pose, as a detector's swap is (see e.g. Pose2Sim's per-view left/right
+/// handling). Returns MSTRI_INVALID_ARGUMENT for NULL buffers, bad cameras or indices out of range.
+mstri_status mstri_mirror_swaps(const double *cameras, size_t camera_count, const double *observations,
+                                const double *points, const uint8_t *valid, size_t person_count,
+                                size_t keypoint_count, const int32_t *mirror_pairs, size_t pair_count,
+                                double min_confidence, double min_gain_px, uint8_t *swap_out);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif
