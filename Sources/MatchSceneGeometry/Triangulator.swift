@@ -9,6 +9,12 @@ public struct TriangulatedPoint: Sendable, Equatable {
   public var meanReprojectionPx: Double
   /// Number of views used.
   public var viewCount: Int
+
+  public init(position: SIMD3<Double>, meanReprojectionPx: Double, viewCount: Int) {
+    self.position = position
+    self.meanReprojectionPx = meanReprojectionPx
+    self.viewCount = viewCount
+  }
 }
 
 /// Results of one batch call, kept in the flat arrays the kernel filled (point-major for per-view

@@ -54,7 +54,7 @@ public struct Reconstructor: Sendable {
       results = try range.map(work)
     }
     var report = ReportBuilder(cameras: match.cameras, skeleton: match.skeleton)
-    let points = link(results, range: range, report: &report)
+    let points = try link(results, range: range, report: &report)
     let seconds = Date().timeIntervalSince(start)
     return ReconstructionResult(
       reconstruction: Reconstruction(fps: match.fps, skeleton: match.skeleton, points: points), frames: range,
@@ -113,7 +113,7 @@ public struct Reconstructor: Sendable {
   }
 
   /// Links per-frame poses into tracks and emits track points.
-  func link(_ frames: [FrameResult], range: ClosedRange<Int>, report: inout ReportBuilder) -> [TrackPoint] {
+  func link(_ frames: [FrameResult], range: ClosedRange<Int>, report: inout ReportBuilder) throws -> [TrackPoint] {
     let skeleton = match.skeleton
     let torso = ["left_shoulder", "right_shoulder", "left_hip", "right_hip"].compactMap(skeleton.index(of:))
     let limbs = Pose3D.signatureLimbs(skeleton)
@@ -150,7 +150,10 @@ public struct Reconstructor: Sendable {
     for track in tracker.tracks { name[track.id] = chainName[chainOf[track.id] ?? track.id] }
 
     var points: [TrackPoint] = []
-    let ball = BallFilter.plausible(frames.map { $0.ball?.point }, fps: match.fps, options: options)
+    let ball = try BallCompletion.fill(
+      BallFilter.plausible(frames.map { $0.ball?.point }, fps: match.fps, options: options),
+      candidates: { i in self.match.cameras.map { self.match.balls(camera: $0.name, frame: range.lowerBound + i) } },
+      cameras: match.cameras, fps: match.fps, inlierPx: options.ballInlierPx)
     for (i, people) in assigned.enumerated() {
       let frame = range.lowerBound + i
       let time = Double(frame) / match.fps
