@@ -45,7 +45,6 @@ bool runRange(const Batch &b, size_t begin, size_t end) noexcept {
         view.v = v;
         if (!cam.toNormalised(u, v, view.xn, view.yn)) continue;  // outside the lens model's range
         view.weight = weightOf > 0 ? conf : 1.0;
-        view.ray = (cam.camFromWorld_R.transpose() * Eigen::Vector3d(view.xn, view.yn, 1)).normalized();
         view.used = false;
         view.error = -1;
         views.push_back(view);

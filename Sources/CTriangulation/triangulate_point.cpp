@@ -159,6 +159,12 @@ void refine(const std::vector<CameraModel> &cameras, const std::vector<View> &vi
       Eigen::Vector3d step;
       if (!solveSPD3(damped, -g, step, 1e-300)) return;
       const Eigen::Vector3d candidate = point + step;
+      // A step below the 10 µm stop (see below) is taken without another pass over the views: the
+      // quadratic model it comes from is exact to far below that scale.
+      if (step.squaredNorm() < 1e-10) {
+        point = candidate;
+        return;
+      }
       double newCost;
       Eigen::Matrix3d newH;
       Eigen::Vector3d newG;
@@ -182,15 +188,23 @@ void refine(const std::vector<CameraModel> &cameras, const std::vector<View> &vi
   }
 }
 
-/// Whether the used views' rays span at least `minAngle` (largest pairwise angle).
-bool raysSpreadEnough(const std::vector<View> &views, double minAngle) {
+/// Whether the used views' rays span at least `minAngle` (largest pairwise angle). Rays are made
+/// on demand: the first pair usually settles it, so most views never need theirs.
+bool raysSpreadEnough(const std::vector<CameraModel> &cameras, std::vector<View> &views, double minAngle) {
   // cos is costly next to the dot products; small angles (the usual limit) use 1 − θ²/2 + θ⁴/24.
   const double a2 = minAngle * minAngle;
   const double cosLimit = minAngle < 1e-2 ? 1 - a2 / 2 + a2 * a2 / 24 : std::cos(minAngle);
+  auto ray = [&](View &view) -> const Eigen::Vector3d & {
+    if (!view.hasRay) {
+      view.ray = (cameras[view.camera].camFromWorld_R.transpose() * Eigen::Vector3d(view.xn, view.yn, 1)).normalized();
+      view.hasRay = true;
+    }
+    return view.ray;
+  };
   for (size_t i = 0; i < views.size(); ++i) {
     if (!views[i].used) continue;
     for (size_t j = i + 1; j < views.size(); ++j) {
-      if (views[j].used && views[i].ray.dot(views[j].ray) < cosLimit) return true;
+      if (views[j].used && ray(views[i]).dot(ray(views[j])) < cosLimit) return true;
     }
   }
   return false;
@@ -207,7 +221,7 @@ PointEstimate triangulatePoint(const std::vector<CameraModel> &cameras, std::vec
     ++usedCount;
   }
   if (usedCount < 2) return result;
-  if (!raysSpreadEnough(views, options.min_ray_angle)) {
+  if (!raysSpreadEnough(cameras, views, options.min_ray_angle)) {
     result.status = MSTRI_DEGENERATE;
     return result;
   }
@@ -242,7 +256,7 @@ PointEstimate triangulatePoint(const std::vector<CameraModel> &cameras, std::vec
     }
     views[worst].used = false;
     --usedCount;
-    if (!raysSpreadEnough(views, options.min_ray_angle)) {
+    if (!raysSpreadEnough(cameras, views, options.min_ray_angle)) {
       result.status = MSTRI_DEGENERATE;
       return result;
     }

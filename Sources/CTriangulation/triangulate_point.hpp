@@ -16,7 +16,8 @@ struct View {
   double u, v;         ///< observed pixel
   double xn, yn;       ///< normalised undistorted coordinates
   double weight;       ///< confidence (or 1 without confidence weighting)
-  Eigen::Vector3d ray; ///< unit viewing ray in world coordinates
+  Eigen::Vector3d ray; ///< unit viewing ray in world coordinates, valid when `hasRay`
+  bool hasRay = false;
   bool used;
   double error;        ///< pixel reprojection error of the current estimate
 };
