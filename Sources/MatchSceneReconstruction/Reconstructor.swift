@@ -65,15 +65,24 @@ public struct Reconstructor: Sendable {
     ["left_shoulder", "right_shoulder", "left_hip", "right_hip"].compactMap(match.skeleton.index(of:))
   }
 
-  /// Clusters whose poses stand within `duplicateDistance` of each other and use different cameras
-  /// are one person: their members are joined. Of two overlapping in cameras, the smaller is dropped.
-  static func mergeDuplicates(_ clusters: [PersonCluster], poses: [Pose3D], torso: [Int], duplicateDistance: Double = 0.3) -> [PersonCluster] {
+  /// Clusters whose poses stand within `duplicateDistance` of each other across the ground (heights
+  /// left out: a person seen only from the waist up in some cameras and the waist down in others
+  /// gives two partial poses with centres half a metre apart vertically — two people cannot stand that
+  /// close) and use different cameras are one person: their members are joined. Of two overlapping in
+  /// cameras, the smaller is dropped.
+  static func mergeDuplicates(
+    _ clusters: [PersonCluster], poses: [Pose3D], torso: [Int], up: SIMD3<Double>, duplicateDistance: Double = 0.3
+  ) -> [PersonCluster] {
     var clusters = clusters
     var alive = Array(repeating: true, count: clusters.count)
     let centres = poses.map { $0.centre(torso: torso) }
+    func groundDistance(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+      let d = a - b
+      return length(d - dot(d, up) * up)
+    }
     for i in clusters.indices {
       for j in clusters.indices where j > i && alive[i] && alive[j] {
-        guard let a = centres[i], let b = centres[j], length(a - b) < duplicateDistance else { continue }
+        guard let a = centres[i], let b = centres[j], groundDistance(a, b) < duplicateDistance else { continue }
         if Set(clusters[i].members.keys).isDisjoint(with: clusters[j].members.keys) {
           clusters[i].members.merge(clusters[j].members) { x, _ in x }
           alive[j] = false
@@ -101,7 +110,7 @@ public struct Reconstructor: Sendable {
       clusters: clusters, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
     // One person split into two clusters (their views never paired up directly) shows as two poses
     // at one place: merge such clusters and triangulate again.
-    let merged = Self.mergeDuplicates(clusters, poses: poses, torso: torso)
+    let merged = Self.mergeDuplicates(clusters, poses: poses, torso: torso, up: match.worldUp)
     if merged.count < clusters.count {
       poses = try PoseTriangulation.triangulate(
         clusters: merged, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
