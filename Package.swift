@@ -14,6 +14,9 @@ import PackageDescription
 let eigenInclude: [CXXSetting] = [
   .unsafeFlags(["-I/usr/include/eigen3", "-O3", "-fno-math-errno"]),
   .define("EIGEN_MPL2_ONLY"),
+  // SwiftPM defines no NDEBUG for C++ in release builds, which leaves Eigen's run-time assertions on
+  // every coefficient access; debug builds (the tests) keep them.
+  .define("EIGEN_NO_DEBUG", .when(configuration: .release)),
 ]
 
 let swiftSettings: [SwiftSetting] = []

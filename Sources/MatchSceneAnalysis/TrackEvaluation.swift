@@ -141,7 +141,8 @@ public struct TrackEvaluation: Sendable, Codable {
       players: mean \(mm(players.mean)), median \(mm(players.median)), p95 \(mm(players.p95)) over \(players.count) joints; \
       coverage \(String(format: "%.2f%%", 100 * playerCoverage)); identity switches \(identitySwitches); merged frames \(mergedFrames)
       ball: mean \(mm(ball.mean)), median \(mm(ball.median)), p95 \(mm(ball.p95)) over \(ball.count) frames; \
-      coverage \(String(format: "%.2f%%", 100 * ballCoverage)); false ball frames \(String(format: "%.2f%%", 100 * falseBallRate))
+      coverage \(String(format: "%.2f%%", 100 * ballCoverage)) of every true ball frame seen by ≥ 2 cameras, out of play \
+      included; false ball frames \(String(format: "%.2f%%", 100 * falseBallRate))
       matches: \(playerMatches.sorted { $0.key < $1.key }.map { "\($0.key)→\($0.value)" }.joined(separator: ", "))
       per true track: \(coveragePerTrack.keys.sorted().map { String(format: "%@ coverage %.2f%% switches %d", $0, 100 * coveragePerTrack[$0]!, identitySwitchesPerTrack[$0] ?? 0) }.joined(separator: "; "))
       """
