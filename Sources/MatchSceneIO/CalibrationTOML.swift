@@ -97,12 +97,17 @@ public enum CalibrationTOML {
       return Matrix3.rodrigues(SIMD3(r[0], r[1], r[2]))
     }
     let rotation = Matrix3(rowMajor: try t.matrix("rotation", rows: 3, columns: 3)!)
-    guard rotation.isRotation(tolerance: 1e-6) else {
-      throw t.fail(
-        "rotation",
-        "not a rotation matrix: R·Rᵀ − I or det(R) − 1 is off by \(shortNumber(rotation.rotationDefect)) (tolerance 1e-6; det = \(shortNumber(rotation.determinant)))")
-    }
+    if let problem = rotationProblem(rotation, tolerance: 1e-6) { throw t.fail("rotation", problem) }
     return rotation
+  }
+
+  /// Why `r` is not a proper rotation (orthonormal and determinant +1 within `tolerance`, see
+  /// `Matrix3.isRotation`), or nil when it is. Shared by every calibration reader.
+  static func rotationProblem(_ r: Matrix3, tolerance: Double) -> String? {
+    if r.isRotation(tolerance: tolerance) { return nil }
+    let exponent = log10(tolerance)
+    let limit = exponent == exponent.rounded() ? "1e\(Int(exponent))" : shortNumber(tolerance)
+    return "not a rotation matrix: R·Rᵀ − I or det(R) − 1 is off by \(shortNumber(r.rotationDefect)) (tolerance \(limit); det = \(shortNumber(r.determinant)))"
   }
 
   static func shortNumber(_ x: Double) -> String { String(format: "%.3g", x) }

@@ -6,31 +6,47 @@ import MatchSceneCore
 /// ```toml
 /// sport = "table-tennis"
 /// fps = 60
-/// skeleton = "coco17"   # a name of Skeleton.builtIn
+/// skeleton = "coco17"   # a name of Skeleton.builtIn, or a [skeleton] table (below)
 /// up = "z"              # the calibration world's up axis: x, y, z, -x, -y or -z (default z)
 ///
 /// [frame_offsets]       # cameraFrame = matchFrame + offset
 /// cam01 = 0
 /// cam02 = -3
 /// ```
+///
+/// Instead of a built-in name, `skeleton` may be a table defining the detector's own keypoints
+/// (see `MatchConfig+Skeleton.swift` for the checks):
+///
+/// ```toml
+/// [skeleton]
+/// name = "paddle-player"
+/// keypoints = ["head", "left_hand", "right_hand", "hip"]
+/// bones = [["head", "hip"], ["hip", "left_hand"], ["hip", "right_hand"]]
+/// mirror = [["left_hand", "right_hand"]]   # optional; default: left_X ↔ right_X, LX ↔ RX by name
+/// ```
 public struct MatchConfig: Sendable, Equatable {
   public var sport: String?
   /// Frames per second, positive.
   public var fps: Double?
+  /// The skeleton's name: a built-in one, or `customSkeleton`'s when the `[skeleton]` table is used.
   public var skeleton: String?
+  /// The skeleton defined by a `[skeleton]` table; nil when `skeleton` is a name or absent.
+  public var customSkeleton: Skeleton?
   /// One of `x`, `y`, `z`, `-x`, `-y`, `-z` (`+x` etc. are accepted on reading).
   public var up: String?
   /// Per camera: `cameraFrame = matchFrame + offset`.
   public var frameOffsets: [String: Int] = [:]
 
   public init(
-    sport: String? = nil, fps: Double? = nil, skeleton: String? = nil, up: String? = nil, frameOffsets: [String: Int] = [:]
+    sport: String? = nil, fps: Double? = nil, skeleton: String? = nil, up: String? = nil, frameOffsets: [String: Int] = [:],
+    customSkeleton: Skeleton? = nil
   ) {
     self.sport = sport
     self.fps = fps
-    self.skeleton = skeleton
+    self.skeleton = customSkeleton?.name ?? skeleton
     self.up = up
     self.frameOffsets = frameOffsets
+    self.customSkeleton = customSkeleton
   }
 
   /// The keys `read` understands.
@@ -38,8 +54,8 @@ public struct MatchConfig: Sendable, Equatable {
 
   /// Reads `match.toml`.
   /// - Throws: `InputError` naming the file and key of a wrong value (`fps` not positive, an unknown
-  ///   `up`, a non-integer frame offset) or the line and column of a TOML syntax error. Unknown keys
-  ///   are not errors (see `unknownKeys(in:)`).
+  ///   `up`, a non-integer frame offset, a malformed `[skeleton]` table) or the line and column of a
+  ///   TOML syntax error. Unknown keys are not errors (see `unknownKeys(in:)`).
   public static func read(from url: URL) throws -> MatchConfig {
     try parse(TOMLDocument(contentsOf: url))
   }
@@ -55,7 +71,12 @@ public struct MatchConfig: Sendable, Equatable {
     config.sport = try root.string("sport")
     config.fps = try root.number("fps")
     if let fps = config.fps, !(fps > 0) { throw root.fail("fps", "must be positive, got \(fps)") }
-    config.skeleton = try root.string("skeleton")
+    if doc.root["skeleton"]?.table != nil, let table = try root.subtable("skeleton") {
+      config.customSkeleton = try customSkeleton(table)
+      config.skeleton = config.customSkeleton?.name
+    } else {
+      config.skeleton = try root.string("skeleton")
+    }
     config.up = try root.string("up")
     if let up = config.up, upVector(up) == nil { throw root.fail("up", "expected x, y, z, -x, -y or -z, got '\(up)'") }
     if let offsets = try root.subtable("frame_offsets") {
@@ -64,9 +85,14 @@ public struct MatchConfig: Sendable, Equatable {
     return config
   }
 
-  /// Top-level keys of a `match.toml` that `read` ignores (likely typos), sorted.
+  /// Keys of a `match.toml` that `read` ignores (likely typos), sorted: top-level ones, and
+  /// `skeleton.<key>` inside a `[skeleton]` table.
   static func unknownKeys(in doc: TOMLDocument) -> [String] {
-    doc.root.keys.filter { !knownKeys.contains($0) }.sorted()
+    var unknown = doc.root.keys.filter { !knownKeys.contains($0) }
+    if let table = doc.root["skeleton"]?.table {
+      unknown += table.keys.filter { !skeletonTableKeys.contains($0) }.map { "skeleton.\($0)" }
+    }
+    return unknown.sorted()
   }
 
   /// The unit vector of an axis name (`z`, `-y`, `+x`, …), or nil for anything else.
@@ -89,14 +115,16 @@ public struct MatchConfig: Sendable, Equatable {
     return (v[i] < 0 ? "-" : "") + names[i]
   }
 
-  /// The file's text: the set fields, then `[frame_offsets]` sorted by camera. `fps` is written with
-  /// round-trip precision.
+  /// The file's text: the set fields, a `[skeleton]` table for a custom skeleton (with its mirror
+  /// pairs written out), then `[frame_offsets]` sorted by camera. `fps` is written with round-trip
+  /// precision.
   public func render() -> String {
     var out = ""
     if let sport { out += "sport = \(CalibrationTOML.quoteString(sport))\n" }
     if let fps { out += "fps = \(CalibrationTOML.tomlNumber(fps))\n" }
-    if let skeleton { out += "skeleton = \(CalibrationTOML.quoteString(skeleton))\n" }
+    if customSkeleton == nil, let skeleton { out += "skeleton = \(CalibrationTOML.quoteString(skeleton))\n" }
     if let up { out += "up = \(CalibrationTOML.quoteString(up))\n" }
+    if let customSkeleton { out += "\n" + Self.renderSkeletonTable(customSkeleton) }
     if !frameOffsets.isEmpty {
       out += "\n[frame_offsets]\n"
       for (camera, offset) in frameOffsets.sorted(by: { $0.key < $1.key }) {

@@ -2,9 +2,12 @@ import Foundation
 import MatchSceneCore
 
 /// Where to find and how to override the parts of a match folder. The defaults read
-/// `<match>/calibration/*.toml`, `<match>/pose`, `<match>/ball` and `<match>/match.toml`.
+/// `<match>/calibration/` (`*.toml`, or `intri.yml` + `extri.yml`), `<match>/pose`, `<match>/ball`
+/// and `<match>/match.toml`.
 public struct MatchFolderOptions: Sendable {
-  /// A calibration file instead of `<match>/calibration/*.toml`.
+  /// A calibration instead of `<match>/calibration/`: a Pose2Sim / anipose `.toml` file, an EasyMocap
+  /// `intri.yml` (its `extri.yml` beside it; naming the `extri.yml` works too), or a folder holding
+  /// either (see `MatchFolder.findCalibration(in:)`).
   public var calibration: URL?
   /// A pose folder instead of `<match>/pose`; it must exist.
   public var pose: URL?
@@ -14,7 +17,8 @@ public struct MatchFolderOptions: Sendable {
   public var fps: Double?
   /// Sport, overriding `match.toml`.
   public var sport: String?
-  /// Skeleton name (`Skeleton.builtIn`), overriding `match.toml`.
+  /// Skeleton name (`Skeleton.builtIn`, or the name of `match.toml`'s `[skeleton]` table), overriding
+  /// `match.toml`.
   public var skeleton: String?
   /// Used when neither the options nor `match.toml` give a frame rate.
   public var defaultFPS: Double = 60
@@ -40,7 +44,8 @@ public struct MatchFolderOptions: Sendable {
 public struct LoadedMatch: Sendable {
   /// Everything read; detections are kept in full even where cameras' frame ranges differ.
   public var match: Match
-  /// Warnings: calibrated cameras without detections, differing frame ranges, unknown `match.toml` keys.
+  /// Warnings: calibrated cameras without detections, differing frame ranges, unknown `match.toml`
+  /// keys; notes: EasyMocap cameras whose image size came from the principal point.
   public var diagnostics: [Diagnostic]
   /// The match frames every camera with detections covers (nil when none has any, or they do not
   /// overlap). Reconstruction should use these.
@@ -54,16 +59,24 @@ public struct LoadedMatch: Sendable {
 ///
 /// ```
 /// <match>/calibration/calibration.toml   Pose2Sim / anipose calibration (the only .toml there, or this name)
+///            or intri.yml + extri.yml    EasyMocap / OpenCV FileStorage YAML (when there is no .toml)
 /// <match>/pose/<camera>_json/*.json      OpenPose JSON, one file per frame
+///        or <camera>.json                COCO keypoint results, one file per camera
+///        or <camera>.mediapipe.json      MediaPipe pose landmarks (skeleton blazepose33)
+///        or <camera>.csv                 DeepLabCut CSV (body parts matched by name)
 /// <match>/ball/<camera>.csv              TrackNet CSV (optional)
-/// <match>/match.toml                     sport, fps, skeleton, up, [frame_offsets] (optional)
+/// <match>/match.toml                     sport, fps, skeleton (a name or a [skeleton] table), up,
+///                                        [frame_offsets] (optional)
 /// ```
+///
+/// Each camera uses one pose format (see `PoseFolder`); cameras may differ.
 public enum MatchFolder {
   /// Reads a match. Settings come from the options, then `match.toml`, then the options' defaults.
   ///
   /// Checks: every camera in `pose/`, `ball/` and `[frame_offsets]` must be calibrated; at least one
-  /// of `pose/` and `ball/` must exist. A calibrated camera without detections, cameras covering
-  /// different frame ranges and unknown `match.toml` keys are warnings.
+  /// of `pose/` and `ball/` must exist; a camera has one pose format; MediaPipe needs the
+  /// `blazepose33` skeleton. A calibrated camera without detections, cameras covering different
+  /// frame ranges and unknown `match.toml` keys are warnings.
   /// - Throws: `InputError` naming the file (and key, line or JSON position) of the first problem.
   public static func load(_ folder: URL, options: MatchFolderOptions = .init()) throws -> LoadedMatch {
     let fm = FileManager.default
@@ -89,15 +102,21 @@ public enum MatchFolder {
     }
 
     let skeletonName = options.skeleton ?? config.skeleton ?? options.defaultSkeleton
-    guard let skeleton = Skeleton.builtIn[skeletonName.lowercased()] else {
-      let known = Skeleton.builtIn.keys.sorted().joined(separator: ", ")
+    let skeleton: Skeleton
+    if let custom = config.customSkeleton, custom.name == skeletonName {
+      skeleton = custom
+    } else if let builtIn = Skeleton.builtIn[skeletonName.lowercased()] {
+      skeleton = builtIn
+    } else {
+      let known = (Array(Skeleton.builtIn.keys) + [config.customSkeleton?.name].compactMap { $0 }).sorted().joined(separator: ", ")
       throw InputError(
         file: options.skeleton != nil || config.skeleton == nil ? "skeleton option" : configURL.path,
         location: .key("skeleton"), "unknown skeleton '\(skeletonName)'; known: \(known)")
     }
 
-    let calibrationURL = try options.calibration ?? findCalibration(in: folder.appendingPathComponent("calibration"))
-    let cameras = try CalibrationTOML.read(from: calibrationURL)
+    let calibration = try readCalibration(options.calibration ?? findCalibration(in: folder.appendingPathComponent("calibration")))
+    let cameras = calibration.cameras, calibrationURL = calibration.file
+    diagnostics += calibration.diagnostics
     let calibrated = Set(cameras.map(\.name))
     let calibratedList = cameras.map(\.name).joined(separator: ", ")
     func notCalibrated(_ camera: String, _ where_: URL) -> InputError {
@@ -113,11 +132,13 @@ public enum MatchFolder {
     if !hasPose && !hasBall {
       throw InputError(file: folder.path, "no detections: neither \(poseURL.path) nor \(ballURL.path) exists")
     }
-    // Camera names are checked before the (long) reading of every file.
-    if hasPose {
-      for (camera, url) in try OpenPoseFolder.cameraFolders(in: poseURL) where !calibrated.contains(camera) {
-        throw notCalibrated(camera, url)
-      }
+    // Camera names and formats are checked before the (long) reading of every file.
+    let poseSources = hasPose ? try PoseFolder.sources(in: poseURL) : []
+    for source in poseSources where !calibrated.contains(source.camera) {
+      throw notCalibrated(source.camera, source.url)
+    }
+    if let mediaPipe = poseSources.first(where: { $0.format == .mediaPipe }) {
+      try MediaPipePoseJSON.checkSkeleton(skeleton, file: mediaPipe.url.path)
     }
     if hasBall {
       for (camera, url) in try TrackNetCSV.cameraFiles(in: ballURL) where !calibrated.contains(camera) {
@@ -129,7 +150,8 @@ public enum MatchFolder {
         file: configURL.path, location: .key("frame_offsets.\(camera)"),
         "camera '\(camera)' is not in the calibration \(calibrationURL.path) (it has: \(calibratedList))")
     }
-    let people = hasPose ? try OpenPoseFolder.read(poseFolder: poseURL, skeleton: skeleton) : [:]
+    let imageSizes = Dictionary(cameras.map { ($0.name, $0.imageSize) }, uniquingKeysWith: { a, _ in a })
+    let people = try PoseFolder.read(poseSources, skeleton: skeleton, imageSizes: imageSizes)
     let balls = hasBall ? try TrackNetCSV.readFiles(ballFolder: ballURL) : [:]
 
     var detections: [String: CameraDetections] = [:]
@@ -141,7 +163,7 @@ public enum MatchFolder {
       let covered = Array(personFrames.keys) + [ballFile?.frames?.lowerBound, ballFile?.frames?.upperBound].compactMap { $0 }
       guard let lo = covered.min(), let hi = covered.max() else {
         diagnostics.append(Diagnostic(.warning, InputError(
-          file: calibrationURL.path, location: .key(camera.name),
+          file: calibrationURL.path, location: .key(calibration.key(camera.name)),
           "calibrated camera has no detections (nothing in \(poseURL.path) or \(ballURL.path)); it is not used")))
         continue
       }
@@ -174,38 +196,26 @@ public enum MatchFolder {
 
   static func rangeText(_ r: ClosedRange<Int>) -> String { "\(r.lowerBound)–\(r.upperBound)" }
 
-  /// The calibration file of a `calibration/` folder: its only `.toml` file, else `calibration.toml`.
-  /// - Throws: `InputError` when the folder is missing, has no `.toml`, or several without a
-  ///   `calibration.toml` among them.
-  public static func findCalibration(in folder: URL) throws -> URL {
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
-      throw InputError(file: folder.path, "no calibration folder; expected calibration/calibration.toml (or give the calibration file)")
-    }
-    let tomls = entries.filter { $0.lowercased().hasSuffix(".toml") && !$0.hasPrefix(".") }.sorted()
-    if tomls.count == 1 { return folder.appendingPathComponent(tomls[0]) }
-    if tomls.contains("calibration.toml") { return folder.appendingPathComponent("calibration.toml") }
-    throw InputError(
-      file: folder.path,
-      tomls.isEmpty
-        ? "no .toml calibration file here"
-        : "several calibration files (\(tomls.joined(separator: ", "))) and none named calibration.toml; keep one or give the calibration file")
-  }
-
   /// Writes a match in exactly the layout `load` reads: `calibration/calibration.toml`,
   /// `pose/<camera>_json/<camera>_<frame>_keypoints.json` (a file for every frame, `"people": []`
   /// where nobody was seen, as OpenPose does), `ball/<camera>.csv` (a row for every frame) and
-  /// `match.toml` (sport, fps, skeleton, up, frame offsets).
+  /// `match.toml` (sport, fps, skeleton — a name, or a `[skeleton]` table when it is not built in —,
+  /// up, frame offsets).
   ///
   /// Only cameras with an entry in `match.detections` get detection files, and only detections
   /// within `frames` (match frames; each camera's own frames are shifted by its offset) are written.
   /// Existing files of the same names are replaced; other files in `folder` are left alone.
-  /// - Throws: when a file cannot be written, or the skeleton is not one `load` can resolve by name.
+  /// - Throws: when a file cannot be written, or a custom skeleton would not read back (an empty
+  ///   name, fewer than 2 keypoints, a keypoint name used twice).
   public static func write(_ match: Match, to folder: URL, frames: ClosedRange<Int>) throws {
     let configURL = folder.appendingPathComponent("match.toml")
-    guard Skeleton.builtIn[match.skeleton.name.lowercased()] == match.skeleton else {
-      throw InputError(
-        file: configURL.path, location: .key("skeleton"),
-        "skeleton '\(match.skeleton.name)' is not built in, so the written match could not be read back")
+    let isBuiltIn = Skeleton.builtIn[match.skeleton.name.lowercased()] == match.skeleton
+    if !isBuiltIn {
+      let s = match.skeleton, names = s.keypoints
+      _ = try MatchConfig.skeleton(
+        name: s.name, keypoints: names, bones: s.bones.map { (names[$0.0], names[$0.1]) },
+        mirror: s.mirrorPairs.map { (names[$0.0], names[$0.1]) }
+      ) { key, message in InputError(file: configURL.path, location: .key("skeleton.\(key)"), message) }
     }
     try CalibrationTOML.write(match.cameras, to: folder.appendingPathComponent("calibration/calibration.toml"))
     var people: [String: [Int: [PersonDetection2D]]] = [:]
@@ -221,7 +231,7 @@ public enum MatchFolder {
     try OpenPoseFolder.write(people, to: folder.appendingPathComponent("pose"))
     try MatchConfig(
       sport: match.sport, fps: match.fps, skeleton: match.skeleton.name, up: MatchConfig.upName(match.worldUp),
-      frameOffsets: match.frameOffsets
+      frameOffsets: match.frameOffsets, customSkeleton: isBuiltIn ? nil : match.skeleton
     ).write(to: configURL)
   }
 }

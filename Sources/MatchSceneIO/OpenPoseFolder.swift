@@ -42,6 +42,14 @@ public enum OpenPoseFolder {
   ///   truncated, the `people[i].pose_keypoints_2d` key when a person is wrong), or the second file
   ///   when two files of a camera carry the same frame number.
   public static func read(poseFolder: URL, skeleton: Skeleton) throws -> [String: [Int: [PersonDetection2D]]] {
+    try read(cameraFolders: cameraFolders(in: poseFolder), skeleton: skeleton)
+  }
+
+  /// Reads the given camera folders (as `cameraFolders(in:)` lists them): camera name → frame →
+  /// people. Same checks as `read(poseFolder:skeleton:)`.
+  public static func read(
+    cameraFolders: [(camera: String, folder: URL)], skeleton: Skeleton
+  ) throws -> [String: [Int: [PersonDetection2D]]] {
     struct Job: Sendable {
       let camera: String
       let file: URL
@@ -49,7 +57,7 @@ public enum OpenPoseFolder {
     }
     var jobs: [Job] = []
     var out: [String: [Int: [PersonDetection2D]]] = [:]
-    for (camera, folder) in try cameraFolders(in: poseFolder) {
+    for (camera, folder) in cameraFolders {
       out[camera] = [:]
       guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
         throw InputError(file: folder.path, "cannot list the camera folder")

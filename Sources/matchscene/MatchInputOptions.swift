@@ -9,10 +9,17 @@ struct MatchInputOptions: ParsableArguments {
   @Argument(help: "The match folder (calibration/, pose/, ball/, optional match.toml).")
   var match: String
 
-  @Option(help: "Calibration TOML to use instead of <match>/calibration/*.toml.")
+  @Option(help: ArgumentHelp(
+    "Calibration to use instead of <match>/calibration/.",
+    discussion: "A Pose2Sim / anipose .toml file, an EasyMocap intri.yml (with extri.yml beside it), or a folder holding either."))
   var calibration: String?
 
-  @Option(help: "Folder of OpenPose JSON folders to use instead of <match>/pose.")
+  @Option(help: ArgumentHelp(
+    "Folder of per-camera 2D keypoints to use instead of <match>/pose.",
+    discussion: """
+      Each camera in one format: <camera>_json/ (OpenPose JSON, a file per frame), <camera>.json (COCO keypoint results), \
+      <camera>.mediapipe.json (MediaPipe pose landmarks; skeleton blazepose33) or <camera>.csv (DeepLabCut CSV, body parts matched by name).
+      """))
   var pose: String?
 
   @Option(help: "Folder of TrackNet CSV files to use instead of <match>/ball.")
@@ -24,7 +31,7 @@ struct MatchInputOptions: ParsableArguments {
   @Option(help: "Sport (default: match.toml, else table-tennis).")
   var sport: String?
 
-  @Option(help: "Skeleton of the 2D keypoints (default: match.toml, else coco17).")
+  @Option(help: "Skeleton of the 2D keypoints: a built-in name or match.toml's [skeleton] table name (default: match.toml, else coco17).")
   var skeleton: String?
 
   func validate() throws {

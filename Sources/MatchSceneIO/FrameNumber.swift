@@ -1,0 +1,21 @@
+/// Frame numbers carried in image names, as pose files that index frames by image write them
+/// (COCO results with a file name as `image_id`, DeepLabCut's `labeled-data/…/img0042.png`).
+enum FrameNumber {
+  /// The frame of an index value: the value itself when it is an integer (`42`, `-3`), else the
+  /// last run of digits in its last path component without the extension (`img0042.png` → 42,
+  /// `labeled-data/cam1/frame_000123.jpg` → 123, `video3_f17` → 17). Nil when there are no
+  /// digits, or more than 18 of them.
+  static func of(_ text: String) -> Int? {
+    if let value = Int(text) { return value }
+    var stem = Substring(text)
+    if let slash = stem.lastIndex(where: { $0 == "/" || $0 == "\\" }) { stem = stem[stem.index(after: slash)...] }
+    if let dot = stem.lastIndex(of: "."), stem[stem.index(after: dot)...].allSatisfy({ $0.isLetter }) {
+      stem = stem[..<dot]
+    }
+    guard let last = stem.lastIndex(where: { $0.isASCII && $0.isNumber }) else { return nil }
+    let head = stem[...last]
+    let digits = head.reversed().prefix { $0.isASCII && $0.isNumber }
+    guard digits.count <= 18 else { return nil }
+    return Int(String(digits.reversed()))
+  }
+}
