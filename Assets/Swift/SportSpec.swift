@@ -28,6 +28,8 @@ public struct VenueSpec: Sendable, Equatable {
   public var dimensions: [String: Double]
   /// Named RGB colours of the `[colors]` table, components in [0, 1].
   public var colors: [String: SIMD3<Double>]
+  /// Painted lines of a `court` venue, from the `[markings]` table, sorted by name; empty when none.
+  public var markings: [CourtMarking] = []
 
   /// A dimension by key. - Throws: `InputError` naming the asset file when missing.
   public func dimension(_ key: String, file: String = "venue") throws -> Double {
@@ -35,6 +37,62 @@ public struct VenueSpec: Sendable, Equatable {
       throw InputError(file: file, location: .key("venue.\(key)"), "missing dimension")
     }
     return x
+  }
+}
+
+/// One painted line of a court, in the sport file's world frame (metres, z up, origin at the centre of the
+/// playing area): a `[markings.<name>]` table of the sport file. See `Assets/README.md`, "Court markings".
+public struct CourtMarking: Sendable, Equatable {
+  public enum Shape: Sendable, Equatable {
+    /// The axis-aligned rectangle `x` × `y` on the floor.
+    case strip(x: ClosedRange<Double>, y: ClosedRange<Double>)
+    /// A ring sector about `center`: outer edge at `radius`, painted `width` inwards, from `degrees`
+    /// lower to upper bound, counter-clockwise from +x.
+    case arc(center: SIMD2<Double>, radius: Double, width: Double, degrees: ClosedRange<Double>)
+  }
+
+  public var name: String
+  public var shape: Shape
+  /// Also drawn reflected about the plane x = 0 (the other half of the court).
+  public var mirrorX: Bool
+  /// Also drawn reflected about the plane y = 0.
+  public var mirrorY: Bool
+
+  public init(name: String, shape: Shape, mirrorX: Bool = false, mirrorY: Bool = false) {
+    self.name = name
+    self.shape = shape
+    self.mirrorX = mirrorX
+    self.mirrorY = mirrorY
+  }
+
+  /// Reads `[markings.<name>]`: `shape = "strip"` (the default) with `x = [x0, x1]`, `y = [y0, y1]`
+  /// (x0 < x1, y0 < y1), or `shape = "arc"` with `center = [x, y]`, `radius` > 0, 0 < `width` ≤ `radius`
+  /// and `angles = [a0, a1]` in degrees (a0 < a1 ≤ a0 + 360); optional `mirror_x`, `mirror_y`.
+  /// - Throws: `InputError` naming the key that is missing or out of range.
+  init(name: String, table t: TOMLTableView) throws {
+    self.name = name
+    mirrorX = try t.bool("mirror_x") ?? false
+    mirrorY = try t.bool("mirror_y") ?? false
+    func range(_ key: String) throws -> ClosedRange<Double> {
+      let r = try t.required(key) { try t.numbers($0, count: [2]) }
+      guard r[0] < r[1] else { throw t.fail(key, "expected [low, high] with low < high") }
+      return r[0]...r[1]
+    }
+    switch try t.string("shape") ?? "strip" {
+    case "strip":
+      shape = .strip(x: try range("x"), y: try range("y"))
+    case "arc":
+      let c = try t.required("center") { try t.numbers($0, count: [2]) }
+      let radius = try t.requiredNumber("radius")
+      let width = try t.requiredNumber("width")
+      guard radius > 0 else { throw t.fail("radius", "must be > 0") }
+      guard width > 0, width <= radius else { throw t.fail("width", "must be in (0, radius]") }
+      let degrees = try range("angles")
+      guard degrees.upperBound - degrees.lowerBound <= 360 else { throw t.fail("angles", "span more than 360°") }
+      shape = .arc(center: SIMD2(c[0], c[1]), radius: radius, width: width, degrees: degrees)
+    case let other:
+      throw t.fail("shape", "'\(other)' is neither strip nor arc")
+    }
   }
 }
 
@@ -79,6 +137,12 @@ public struct SportSpec: Sendable, Equatable {
       }
     }
     venue = VenueSpec(kind: try v.string("kind") ?? "floor", dimensions: dims, colors: colors)
+    if let m = try root.subtable("markings") {
+      venue.markings = try m.keys.sorted().map { name in
+        guard let table = try m.subtable(name) else { throw m.fail(name, "expected a table") }
+        return try CourtMarking(name: name, table: table)
+      }
+    }
   }
 
   /// The built-in sport `id` from the package's `Assets/sports/`.

@@ -30,19 +30,58 @@ public struct GLTFBuilder: Sendable {
   /// Appends 3-component Float32 vectors (POSITION, NORMAL, translations, scales).
   /// - Throws: `GLTFError` when `values` is empty or holds NaN/Inf.
   public mutating func addVec3(_ values: [SIMD3<Float>], usage: Usage, name: String? = nil) throws -> Int {
-    try addFloats(values.flatMap { [$0.x, $0.y, $0.z] }, type: .vec3, usage: usage, name: name)
+    var flat: [Float] = []
+    flat.reserveCapacity(3 * values.count)
+    for v in values { flat += [v.x, v.y, v.z] }
+    return try addFloats(flat, type: .vec3, usage: usage, name: name)
+  }
+
+  /// Appends Float32 components, `type.componentCount` per element (`flat.count` a multiple of it).
+  /// - Throws: `GLTFError` when `flat` is empty or holds NaN/Inf.
+  public mutating func addFloats(_ flat: [Float], type: GLTFAccessorType, usage: Usage, name: String? = nil) throws
+    -> Int
+  {
+    try addFloatData(flat, type: type, usage: usage, name: name)
   }
 
   /// Appends 4-component Float32 vectors (COLOR_0, rotations as x, y, z, w).
   /// - Throws: `GLTFError` when `values` is empty or holds NaN/Inf.
   public mutating func addVec4(_ values: [SIMD4<Float>], usage: Usage, name: String? = nil) throws -> Int {
-    try addFloats(values.flatMap { [$0.x, $0.y, $0.z, $0.w] }, type: .vec4, usage: usage, name: name)
+    var flat: [Float] = []
+    flat.reserveCapacity(4 * values.count)
+    for v in values { flat += [v.x, v.y, v.z, v.w] }
+    return try addFloatData(flat, type: .vec4, usage: usage, name: name)
   }
 
   /// Appends Float32 scalars (animation times in seconds).
   /// - Throws: `GLTFError` when `values` is empty or holds NaN/Inf.
   public mutating func addScalars(_ values: [Float], usage: Usage = .animation, name: String? = nil) throws -> Int {
-    try addFloats(values, type: .scalar, usage: usage, name: name)
+    try addFloatData(values, type: .scalar, usage: usage, name: name)
+  }
+
+  /// A float accessor over elements `elements` of float accessor `source`: the same buffer view from a
+  /// later byte offset, no data copied (§3.6.2.4 allows several accessors per view). `values` are the
+  /// flat components of those elements, for `min` and `max`.
+  /// - Precondition: `source` is a float accessor added by this builder, `elements` lies within it and
+  ///   `values` holds its components.
+  public mutating func addView(of source: Int, elements: Range<Int>, values: ArraySlice<Float>, name: String? = nil)
+    -> Int
+  {
+    let a = document.accessors![source]
+    let n = GLTFAccessorType(rawValue: a.type)!.componentCount
+    precondition(a.componentType == GLTFComponentType.float.rawValue && elements.upperBound <= a.count)
+    precondition(values.count == elements.count * n)
+    var lo = [Float](repeating: .infinity, count: n)
+    var hi = [Float](repeating: -.infinity, count: n)
+    for (k, x) in values.enumerated() {
+      lo[k % n] = Swift.min(lo[k % n], x)
+      hi[k % n] = Swift.max(hi[k % n], x)
+    }
+    return appendAccessor(
+      GLTFAccessor(
+        name: name, bufferView: a.bufferView, byteOffset: (a.byteOffset ?? 0) + 4 * n * elements.lowerBound,
+        componentType: a.componentType, count: elements.count, type: a.type, min: lo.map { Double($0 + 0) },
+        max: hi.map { Double($0 + 0) }))
   }
 
   /// Appends triangle indices, as UInt16 when every index is below 65535 and as UInt32 otherwise (the
@@ -80,23 +119,25 @@ public struct GLTFBuilder: Sendable {
         count: indices.count, type: GLTFAccessorType.scalar.rawValue))
   }
 
-  private mutating func addFloats(
+  private mutating func addFloatData(
     _ flat: [Float], type: GLTFAccessorType, usage: Usage, name: String?
   ) throws -> Int {
     let n = type.componentCount
     guard !flat.isEmpty else { throw GLTFError("accessor \(name ?? "#\(accessorCount)") is empty") }
     var lo = [Float](repeating: .infinity, count: n)
     var hi = [Float](repeating: -.infinity, count: n)
-    var bytes = Data(capacity: flat.count * 4)
-    for (k, x) in flat.enumerated() {
-      guard x.isFinite else {
-        throw GLTFError(
-          "accessor \(name ?? "#\(accessorCount)"): element \(k / n + 1) component \(k % n + 1) is \(x) "
-            + "(glTF float data must be finite)")
+    var bytes = Data(count: flat.count * 4)
+    try bytes.withUnsafeMutableBytes { raw in
+      for (k, x) in flat.enumerated() {
+        guard x.isFinite else {
+          throw GLTFError(
+            "accessor \(name ?? "#\(accessorCount)"): element \(k / n + 1) component \(k % n + 1) is \(x) "
+              + "(glTF float data must be finite)")
+        }
+        lo[k % n] = Swift.min(lo[k % n], x)
+        hi[k % n] = Swift.max(hi[k % n], x)
+        raw.storeBytes(of: x.bitPattern.littleEndian, toByteOffset: 4 * k, as: UInt32.self)
       }
-      lo[k % n] = Swift.min(lo[k % n], x)
-      hi[k % n] = Swift.max(hi[k % n], x)
-      withUnsafeBytes(of: x.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
     let view = appendView(bytes, target: usage == .vertexAttribute ? GLTFBufferView.arrayBuffer : nil)
     // -0 and +0 compare equal; write +0 so min/max read the same as the data in every viewer.
@@ -113,12 +154,16 @@ public struct GLTFBuilder: Sendable {
     while binary.count % 4 != 0 { binary.append(0) }
     let view = GLTFBufferView(buffer: 0, byteOffset: binary.count, byteLength: bytes.count, target: target)
     binary.append(bytes)
-    document.bufferViews = (document.bufferViews ?? []) + [view]
+    // Appended in place: rebuilding the array each time is quadratic in the thousands of views of a
+    // long match with many clips.
+    if document.bufferViews == nil { document.bufferViews = [] }
+    document.bufferViews!.append(view)
     return document.bufferViews!.count - 1
   }
 
   private mutating func appendAccessor(_ accessor: GLTFAccessor) -> Int {
-    document.accessors = (document.accessors ?? []) + [accessor]
+    if document.accessors == nil { document.accessors = [] }
+    document.accessors!.append(accessor)
     return document.accessors!.count - 1
   }
 

@@ -135,14 +135,20 @@ public struct GLTFPrimitive: Sendable, Equatable, Codable {
 }
 
 /// `material` (§5.19) with its `pbrMetallicRoughness` (§5.22).
+/// `alphaMode` "BLEND" makes the base colour's alpha a transparency (§3.9.4); nil means "OPAQUE".
 public struct GLTFMaterial: Sendable, Equatable, Codable {
   public var name: String?
   public var pbrMetallicRoughness: GLTFPBRMetallicRoughness?
   public var doubleSided: Bool?
-  public init(name: String? = nil, pbrMetallicRoughness: GLTFPBRMetallicRoughness? = nil, doubleSided: Bool? = nil) {
+  public var alphaMode: String?
+  public init(
+    name: String? = nil, pbrMetallicRoughness: GLTFPBRMetallicRoughness? = nil, doubleSided: Bool? = nil,
+    alphaMode: String? = nil
+  ) {
     self.name = name
     self.pbrMetallicRoughness = pbrMetallicRoughness
     self.doubleSided = doubleSided
+    self.alphaMode = alphaMode
   }
 }
 

@@ -20,7 +20,10 @@ import MatchSceneCore
 /// The animation `match` samples every frame from the reconstruction's first to its last, times
 /// `(frame − firstFrame) / fps` from 0 s, with one shared time accessor. Frames where a track has no data
 /// hold the nearest known position (before, else after); a track or keypoint with no data at all is left
-/// out. `SceneOptions.clips` add more animations the same way.
+/// out. `SceneOptions.clips` add more animations the same way, each with times from 0 s; a clip within
+/// the match shares the match's data (its outputs are views into the match's). `SceneOptions.ballTrail`
+/// adds `ball/trail-1`…; `SceneOptions.keyframeTolerance` thins out every channel's keys, each channel
+/// then with its own time accessor (shared where the kept frames coincide).
 public enum MatchSceneGLTF {
   public static let rootName = "matchscene"
   public static let ballName = "ball"
@@ -62,12 +65,7 @@ public enum MatchSceneGLTF {
       for camera in cameras { try scene.addCamera(camera, parent: root) }
     }
 
-    if let range {
-      try scene.addAnimation(name: animationName, frames: range, fps: reconstruction.fps)
-    }
-    for clip in options.clips {
-      try scene.addAnimation(name: clip.name, frames: clip.frames, fps: reconstruction.fps)
-    }
+    try scene.addAnimations(range: range, clips: options.clips, fps: reconstruction.fps)
 
     let up = normalize(worldUp)
     var extras: [String: JSONValue] = options.sceneExtras

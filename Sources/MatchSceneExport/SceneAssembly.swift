@@ -13,6 +13,16 @@ struct SceneAssembly {
     /// Scale 1 while the track is on stage, 0 (hidden) before it appears, after it leaves and across
     /// gaps longer than `SceneOptions.hideGapsLongerThan` — so nobody stands frozen where last seen.
     case visibility(track: String)
+    /// Translation follows one joint of one track `delay` frames late; scale `size` at frames whose
+    /// delayed frame has data, 0 (hidden) elsewhere (`SceneOptions.ballTrail`).
+    case trail(track: String, joint: String, delay: Int, size: Float)
+  }
+
+  /// Floats of an accessor's data with their type, to share identical animation outputs (a limb's
+  /// translation is its first joint's).
+  struct OutputKey: Hashable {
+    var components: Int
+    var values: [Float]
   }
 
   var builder: GLTFBuilder
@@ -20,6 +30,8 @@ struct SceneAssembly {
   let options: SceneOptions
   /// Animated nodes in the order their channels are written.
   var animated: [(node: Int, driver: Driver)] = []
+  /// Animation outputs written so far, by content.
+  var outputs: [OutputKey: Int] = [:]
 
   init(builder: GLTFBuilder, table: TrackTable, options: SceneOptions) {
     self.builder = builder
@@ -157,6 +169,39 @@ struct SceneAssembly {
           extras: ["track": .string(track), "kind": .string(TrackKind.ball.rawValue)]),
         parent: parent)
       animated.append((node, .point(track: track, joint: joint)))
+      if k == 0 && options.ballTrail > 0 {
+        try addTrail(track: track, joint: joint, geometry: geometry, color: color, at: at, parent: parent)
+      }
+    }
+  }
+
+  /// The ball's trail (`SceneOptions.ballTrail`): `ballTrailSpheres` nodes `ball/trail-k` beside the
+  /// ball, sphere k of N delayed by max(k, round(k/N · ballTrail · fps)) frames, scaled by 1 − k/(N + 1)
+  /// and drawn with alpha 1 − k/(N + 1) (`alphaMode` BLEND, §3.9.4), so the trail shrinks and fades.
+  mutating func addTrail(
+    track: String, joint: String, geometry: Geometry, color: SIMD3<Double>, at: SIMD3<Double>, parent: Int
+  ) throws {
+    let n = options.ballTrailSpheres
+    let frames = options.ballTrail * table.fps
+    for k in 1...n {
+      let fade = 1 - Double(k) / Double(n + 1)
+      let material = builder.addMaterial(
+        GLTFMaterial(
+          name: "\(MatchSceneGLTF.ballName)/trail-\(k)",
+          pbrMetallicRoughness: GLTFPBRMetallicRoughness(
+            baseColorFactor: [Float(color.x), Float(color.y), Float(color.z), Float(fade)], metallicFactor: 0,
+            roughnessFactor: 0.8),
+          alphaMode: "BLEND"))
+      let mesh = builder.addMesh(
+        GLTFMesh(name: "\(MatchSceneGLTF.ballName)/trail-\(k)", primitives: [Self.primitive(geometry, material: material)]))
+      let delay = max(k, Int((Double(k) / Double(n) * frames).rounded()))
+      let size = Float(fade)
+      let node = builder.addNode(
+        GLTFNode(
+          name: "\(MatchSceneGLTF.ballName)/trail-\(k)", mesh: mesh, translation: MatchSceneGLTF.array(at),
+          scale: [size, size, size], extras: ["track": .string(track), "delaySeconds": .number(Double(delay) / table.fps)]),
+        parent: parent)
+      animated.append((node, .trail(track: track, joint: joint, delay: delay, size: size)))
     }
   }
 
@@ -212,82 +257,6 @@ struct SceneAssembly {
       s.append(SIMD3(1, Float(max(l, Self.minimumLimbLength)), 1))
     }
     return (t, r, s)
-  }
-
-  /// Adds animation `name` over `frames`: one shared time accessor `(frame − lowerBound) / fps`, and a
-  /// sampler and channel per animated property.
-  mutating func addAnimation(name: String, frames: ClosedRange<Int>, fps: Double) throws {
-    guard !animated.isEmpty else { return }
-    let times = frames.map { Float(Double($0 - frames.lowerBound) / fps) }
-    for k in times.indices.dropFirst() where !(times[k] > times[k - 1]) {
-      throw GLTFError("animation \(name): times \(times[k - 1]) and \(times[k]) s are equal in Float32")
-    }
-    let input = try builder.addScalars(times, name: "\(name)/time")
-    var channels: [GLTFAnimationChannel] = []
-    var samplers: [GLTFAnimationSampler] = []
-    func add(_ output: Int, node: Int, path: GLTFAnimationPath) {
-      samplers.append(GLTFAnimationSampler(input: input, interpolation: options.interpolation, output: output))
-      channels.append(GLTFAnimationChannel(sampler: samplers.count - 1, node: node, path: path))
-    }
-    // Constant identity rotation and unit scale, shared by every translation-only node (see
-    // `SceneOptions.completeTransformChannels`).
-    var constant: (rotation: Int, scale: Int)?
-    var zeroTranslation: Int?
-    if options.completeTransformChannels,
-      animated.contains(where: { if case .limb = $0.driver { false } else { true } })
-    {
-      let rotation = try builder.addVec4(
-        Array(repeating: SIMD4(0, 0, 0, 1), count: times.count), usage: .animation, name: "\(name)/identity-rotation")
-      let scale = try builder.addVec3(
-        Array(repeating: SIMD3(1, 1, 1), count: times.count), usage: .animation, name: "\(name)/unit-scale")
-      samplers.append(GLTFAnimationSampler(input: input, interpolation: .step, output: rotation))
-      samplers.append(GLTFAnimationSampler(input: input, interpolation: .step, output: scale))
-      constant = (samplers.count - 2, samplers.count - 1)
-      if animated.contains(where: { if case .visibility = $0.driver { true } else { false } }) {
-        let zero = try builder.addVec3(
-          Array(repeating: SIMD3(0, 0, 0), count: times.count), usage: .animation, name: "\(name)/zero-translation")
-        samplers.append(GLTFAnimationSampler(input: input, interpolation: .step, output: zero))
-        zeroTranslation = samplers.count - 1
-      }
-    }
-    for (node, driver) in animated {
-      switch driver {
-      case .point(let track, let joint):
-        let p = table.series(track: track, joint: joint, frames: frames)!
-        let output = try builder.addVec3(
-          p.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) }, usage: .animation,
-          name: "\(name)/\(track)/\(joint)")
-        add(output, node: node, path: .translation)
-        if let constant {
-          channels.append(GLTFAnimationChannel(sampler: constant.rotation, node: node, path: .rotation))
-          channels.append(GLTFAnimationChannel(sampler: constant.scale, node: node, path: .scale))
-        }
-      case .limb(let track, let from, let to):
-        let pose = limbPoses(track: track, from: from, to: to, frames: frames)
-        let label = "\(name)/\(track)/\(from)-\(to)"
-        add(
-          try builder.addVec3(pose.translation, usage: .animation, name: "\(label)/T"), node: node, path: .translation)
-        add(try builder.addVec4(pose.rotation, usage: .animation, name: "\(label)/R"), node: node, path: .rotation)
-        add(try builder.addVec3(pose.scale, usage: .animation, name: "\(label)/S"), node: node, path: .scale)
-      case .visibility(let track):
-        let gap = Int((options.hideGapsLongerThan * fps).rounded())
-        let scale = frames.map { table.present(track: track, frame: $0, gap: gap) ? SIMD3<Float>(1, 1, 1) : SIMD3<Float>(0, 0, 0) }
-        let output = try builder.addVec3(scale, usage: .animation, name: "\(name)/\(track)/visible")
-        samplers.append(GLTFAnimationSampler(input: input, interpolation: .step, output: output))
-        channels.append(GLTFAnimationChannel(sampler: samplers.count - 1, node: node, path: .scale))
-        if let constant, let zeroTranslation {
-          channels.append(GLTFAnimationChannel(sampler: zeroTranslation, node: node, path: .translation))
-          channels.append(GLTFAnimationChannel(sampler: constant.rotation, node: node, path: .rotation))
-        }
-      }
-    }
-    _ = builder.addAnimation(
-      GLTFAnimation(
-        name: name, channels: channels, samplers: samplers,
-        extras: [
-          "firstFrame": .number(Double(frames.lowerBound)), "lastFrame": .number(Double(frames.upperBound)),
-          "fps": .number(fps),
-        ]))
   }
 }
 

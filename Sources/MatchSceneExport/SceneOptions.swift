@@ -33,6 +33,19 @@ public struct SceneOptions: Sendable {
   /// A player is hidden (scale 0) across gaps in its data longer than this, and before and after its
   /// track, seconds; shorter gaps are bridged by interpolation.
   public var hideGapsLongerThan: Double = 0.5
+  /// Length of the ball's trail, seconds; 0 (the default) draws none. The trail is
+  /// `ballTrailSpheres` smaller, fading copies of the ball, nodes `ball/trail-1` … `ball/trail-N`
+  /// beside `ball`, sphere k following the ball's track k/N of this time behind it (rounded to whole
+  /// frames, at least one); a sphere is hidden (scale 0) at frames where its delayed position has no data.
+  public var ballTrail: Double = 0
+  /// Number of spheres of the ball's trail (≥ 1).
+  public var ballTrailSpheres: Int = 5
+  /// Keyframe reduction, metres; 0 (the default) keeps every frame. Each channel keeps the fewest keys
+  /// (always its first and last) such that interpolating between them reproduces every frame within
+  /// this distance: translations by Euclidean distance, limb scales along the limb, limb rotations
+  /// within `keyframeTolerance / L` radians for a limb at most L long in the clip (so its far end moves
+  /// less than the tolerance); STEP channels keep only their changes. See `KeyframeReduction`.
+  public var keyframeTolerance: Double = 0
 
   public init(
     clips: [(name: String, frames: ClosedRange<Int>)] = [], sceneExtras: [String: JSONValue] = [:],
@@ -71,6 +84,14 @@ public struct SceneOptions: Sendable {
     guard cameraZNear.isFinite, cameraZNear > 0 else { throw GLTFError("cameraZNear \(cameraZNear) must be > 0") }
     if let far = cameraZFar, !(far.isFinite && far > cameraZNear) {
       throw GLTFError("cameraZFar \(far) must be finite and > cameraZNear \(cameraZNear)")
+    }
+    guard hideGapsLongerThan.isFinite, hideGapsLongerThan >= 0 else {
+      throw GLTFError("hideGapsLongerThan \(hideGapsLongerThan) must be ≥ 0")
+    }
+    guard ballTrail.isFinite, ballTrail >= 0 else { throw GLTFError("ballTrail \(ballTrail) s must be ≥ 0") }
+    guard ballTrailSpheres >= 1 else { throw GLTFError("ballTrailSpheres \(ballTrailSpheres) must be ≥ 1") }
+    guard keyframeTolerance.isFinite, keyframeTolerance >= 0 else {
+      throw GLTFError("keyframeTolerance \(keyframeTolerance) m must be ≥ 0")
     }
     guard interpolation != .cubicSpline else { throw GLTFError("interpolation must be LINEAR or STEP") }
     var names = Set<String>()

@@ -10,6 +10,7 @@ struct TrackTable {
 
   /// - Throws: `GLTFError` naming track, joint and frame of the first non-finite position.
   init(_ reconstruction: Reconstruction) throws {
+    fps = reconstruction.fps
     for p in reconstruction.points {
       guard p.position.x.isFinite, p.position.y.isFinite, p.position.z.isFinite else {
         throw GLTFError(
@@ -40,6 +41,12 @@ struct TrackTable {
     return false
   }
 
+  /// Frame rate of the reconstruction, frames per second.
+  let fps: Double
+
+  /// Whether `track` has a position of `joint` at `frame` itself.
+  func known(track: String, joint: String, frame: Int) -> Bool { positions[track]?[joint]?[frame] != nil }
+
   /// Whether `track` has any position of `joint`.
   func has(track: String, joint: String) -> Bool { positions[track]?[joint] != nil }
 
@@ -52,8 +59,14 @@ struct TrackTable {
     }
     var out: [SIMD3<Double>] = []
     out.reserveCapacity(range.count)
-    var k = 0  // index of the first known frame > f, advanced as f grows
-    var held = byFrame[first]!
+    // Index of the first known frame > range.lowerBound (binary search), then advanced as f grows.
+    var lo = 0, hi = known.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if known[mid] <= range.lowerBound { lo = mid + 1 } else { hi = mid }
+    }
+    var k = lo
+    var held = byFrame[k > 0 ? known[k - 1] : first]!
     for f in range {
       while k < known.count && known[k] <= f {
         held = byFrame[known[k]]!

@@ -83,6 +83,41 @@ public struct TriangleMesh: Sendable, Equatable {
       indices: faces.flatMap { [UInt32($0.0), UInt32($0.1), UInt32($0.2)] })
   }
 
+  /// This mesh moved by `offset`, metres.
+  public func offset(by offset: SIMD3<Double>) -> TriangleMesh {
+    TriangleMesh(positions: positions.map { $0 + offset }, normals: normals, indices: indices)
+  }
+
+  /// A smooth-shaded torus about the z axis through the origin: a tube of radius `minorRadius` around
+  /// the circle of radius `majorRadius` in the x–y plane, `segments` steps around the circle and `sides`
+  /// around the tube (`segments × sides` vertices, twice as many triangles). Normals point away from
+  /// the tube's centre line.
+  /// - Precondition: `segments >= 3`, `sides >= 3`, `0 < minorRadius < majorRadius`.
+  public static func torus(majorRadius: Double, minorRadius: Double, segments: Int, sides: Int) -> TriangleMesh {
+    precondition(segments >= 3 && sides >= 3, "a torus needs at least 3 segments and 3 sides")
+    precondition(minorRadius > 0 && minorRadius < majorRadius, "the tube must be thinner than the ring")
+    var mesh = TriangleMesh()
+    for i in 0..<segments {
+      let u = 2 * Double.pi * Double(i) / Double(segments)
+      let radial = SIMD3(cos(u), sin(u), 0)
+      for j in 0..<sides {
+        let v = 2 * Double.pi * Double(j) / Double(sides)
+        let n = cos(v) * radial + sin(v) * SIMD3(0, 0, 1)
+        mesh.positions.append(majorRadius * radial + minorRadius * n)
+        mesh.normals.append(n)
+      }
+    }
+    func index(_ i: Int, _ j: Int) -> UInt32 { UInt32((i % segments) * sides + j % sides) }
+    for i in 0..<segments {
+      for j in 0..<sides {
+        // (u, v), (u + 1, v), (u + 1, v + 1), (u, v + 1): counter-clockwise seen from outside the tube.
+        let a = index(i, j), b = index(i + 1, j), c = index(i + 1, j + 1), d = index(i, j + 1)
+        mesh.indices += [a, b, c, a, c, d]
+      }
+    }
+    return mesh
+  }
+
   /// A flat-shaded right prism with a regular `sides`-gon cross-section of circumradius `radius` in the
   /// x–z plane, running along +y from y = 0 to y = 1 (so a node scale of (1, L, 1) makes it L long).
   /// - Precondition: `sides >= 3`.

@@ -41,9 +41,17 @@ struct Reconstruct: ParsableCommand {
   @Option(help: "Fill gaps up to this long (seconds) by cubic interpolation; longer gaps stay empty.")
   var maxGap: Double = 0.25
 
+  @Option(help: "Draw a trail this many seconds long behind the ball in the scene (fading spheres ball/trail-1…); 0: none.")
+  var ballTrail: Double = 0
+
+  @Option(
+    help: "Drop scene keyframes that linear interpolation reproduces within this distance: 1mm, 0.5cm, 0.001 (metres); 0 keeps every frame.")
+  var keyframeTolerance: LengthArgument = LengthArgument(metres: 0)
+
   func validate() throws {
     guard cutoff > 0 else { throw ValidationError("--cutoff must be positive") }
     guard maxGap >= 0 else { throw ValidationError("--max-gap must not be negative") }
+    guard ballTrail.isFinite, ballTrail >= 0 else { throw ValidationError("--ball-trail must not be negative") }
   }
 
   func run() throws {
@@ -72,6 +80,7 @@ struct Reconstruct: ParsableCommand {
     let tracksURL = out.appendingPathComponent("tracks.csv")
     try TracksCSV.write(reconstruction.points, to: tracksURL)
     var written = [tracksURL.path]
+    var notes: [String: String] = [:]
     // One TRC per player for OpenSim users (y up, as Pose2Sim writes them).
     written += try TRCWriter.writeAll(reconstruction, to: out.appendingPathComponent("trc")).map(\.path)
     if var report = result.report {
@@ -89,10 +98,14 @@ struct Reconstruct: ParsableCommand {
     }
     if !noScene {
       let scores = Scoreboard.compute(events, sides: Scoreboard.sides(of: reconstruction))
-      let options = try SceneExport.options(events: events, scores: scores, frames: reconstruction.frameRange)
+      var options = try SceneExport.options(events: events, scores: scores, frames: reconstruction.frameRange)
+      options.ballTrail = ballTrail
+      options.keyframeTolerance = keyframeTolerance.metres
+      let started = Date()
       let sceneURL = try SceneExport.write(
         reconstruction, cameras: match.cameras, sport: sport, worldUp: match.worldUp, options: options, format: format, to: out)
       written.append(sceneURL.path)
+      notes[sceneURL.path] = SceneExport.sizeAndTime(of: sceneURL, since: started)
     }
     let ids = reconstruction.trackIDs
     print(
@@ -105,7 +118,7 @@ struct Reconstruct: ParsableCommand {
       let count = { (type: MatchEvent.Kind) in events.filter { $0.type == type }.count }
       print("Events: \(count(.rallyStart)) rallies, \(count(.hit)) hits, \(count(.bounce)) bounces, \(count(.net)) net.")
     }
-    for path in written { print("wrote \(path)") }
+    for path in written { print("wrote \(path)\(notes[path].map { " \($0)" } ?? "")") }
   }
 }
 

@@ -1,0 +1,381 @@
+import Dispatch
+import MatchSceneCore
+
+extension SceneAssembly {
+  /// How the keys of a channel may be thinned out (`SceneOptions.keyframeTolerance`).
+  enum KeyRule {
+    /// vec3 samples (translations, limb scales) within `keyframeTolerance`, Euclidean.
+    case distance
+    /// Quaternion samples within this many radians.
+    case angle(Double)
+    /// STEP samples: keep every change.
+    case changes
+  }
+
+  /// One animated property over an animation's frames, as glTF stores it: `components` Float32 per frame.
+  struct ChannelSamples {
+    var node: Int
+    var path: GLTFAnimationPath
+    var interpolation: GLTFInterpolation
+    var components: Int
+    var flat: [Float]
+    var rule: KeyRule
+    var label: String
+  }
+
+  /// A channel as written: the frames kept (indices into the animation's frames), its output accessor
+  /// and the output's components.
+  struct WrittenChannel {
+    var kept: [Int]
+    var output: Int
+    var picked: [Float]
+  }
+
+  /// The state of one animation being written: its times and the inputs and samplers made so far.
+  struct AnimationWriter {
+    var name: String
+    var times: [Float]
+    var inputs: [[Int]: Int] = [:]
+    var samplerIndex: [[Int]: Int] = [:]
+    var samplers: [GLTFAnimationSampler] = []
+    var channels: [GLTFAnimationChannel] = []
+
+    /// Times `(frame − lowerBound) / fps` of `frames`. - Throws: `GLTFError` when two are equal in Float32.
+    init(name: String, frames: ClosedRange<Int>, fps: Double) throws {
+      self.name = name
+      times = frames.map { Float(Double($0 - frames.lowerBound) / fps) }
+      for k in times.indices.dropFirst() where !(times[k] > times[k - 1]) {
+        throw GLTFError("animation \(name): times \(times[k - 1]) and \(times[k]) s are equal in Float32")
+      }
+    }
+
+    /// The input accessor of the keys `kept`, written once per distinct set.
+    mutating func input(_ kept: [Int], builder: inout GLTFBuilder) throws -> Int {
+      if let i = inputs[kept] { return i }
+      let label = kept.count == times.count ? "\(name)/time" : "\(name)/time-\(inputs.count)"
+      let i = try builder.addScalars(kept.map { times[$0] }, name: label)
+      inputs[kept] = i
+      return i
+    }
+
+    /// A channel driving `path` of `node` from the keys `kept` and `output`; samplers with the same input,
+    /// output and interpolation are shared.
+    mutating func add(
+      node: Int, path: GLTFAnimationPath, interpolation: GLTFInterpolation, kept: [Int], output: Int,
+      builder: inout GLTFBuilder
+    ) throws {
+      let input = try input(kept, builder: &builder)
+      let key = [input, output, interpolation == .step ? 1 : 0]
+      let sampler: Int
+      if let s = samplerIndex[key] {
+        sampler = s
+      } else {
+        samplers.append(GLTFAnimationSampler(input: input, interpolation: interpolation, output: output))
+        sampler = samplers.count - 1
+        samplerIndex[key] = sampler
+      }
+      channels.append(GLTFAnimationChannel(sampler: sampler, node: node, path: path))
+    }
+
+    func finish(frames: ClosedRange<Int>, fps: Double) -> GLTFAnimation {
+      GLTFAnimation(
+        name: name, channels: channels, samplers: samplers,
+        extras: [
+          "firstFrame": .number(Double(frames.lowerBound)), "lastFrame": .number(Double(frames.upperBound)),
+          "fps": .number(fps),
+        ])
+    }
+  }
+
+  /// Adds the animation `match` over `range` and the clips (`SceneOptions.clips`), each with times from
+  /// 0 s. A clip inside `range` reuses the match's data: its outputs are views into the match's (glTF
+  /// accessors may share a buffer view, §3.6.2.4) with their own time accessors, and with keyframe
+  /// reduction the match keeps a key at every clip's first and last frame so that each clip starts and
+  /// ends on a key. A clip reaching outside `range` is sampled on its own.
+  mutating func addAnimations(
+    range: ClosedRange<Int>?, clips: [(name: String, frames: ClosedRange<Int>)], fps: Double
+  ) throws {
+    guard !animated.isEmpty else { return }
+    var match: (frames: ClosedRange<Int>, samples: [ChannelSamples], written: [WrittenChannel])?
+    if let range {
+      let inside = clips.filter { range.contains($0.frames.lowerBound) && range.contains($0.frames.upperBound) }
+      let forced = Set(inside.flatMap { [$0.frames.lowerBound, $0.frames.upperBound] }).map { $0 - range.lowerBound }
+      let (samples, written) = try addAnimation(
+        name: MatchSceneGLTF.animationName, frames: range, fps: fps, forced: forced.sorted())
+      match = (range, samples, written)
+    }
+    for clip in clips {
+      if let match, match.frames.contains(clip.frames.lowerBound), match.frames.contains(clip.frames.upperBound) {
+        try addClipView(clip, of: match, fps: fps)
+      } else {
+        _ = try addAnimation(name: clip.name, frames: clip.frames, fps: fps, forced: [])
+      }
+    }
+  }
+
+  /// Samples, reduces and writes animation `name` over `frames`, keeping the keys at `forced` (indices
+  /// into `frames`, ascending).
+  mutating func addAnimation(name: String, frames: ClosedRange<Int>, fps: Double, forced: [Int]) throws -> (
+    [ChannelSamples], [WrittenChannel]
+  ) {
+    var writer = try AnimationWriter(name: name, frames: frames, fps: fps)
+    let seconds = writer.times.map(Double.init)
+    // Sampling and reduction are independent per node: spread them over the cores, then write in order.
+    let nodes = animated
+    let constants = Constants(count: frames.count)
+    let shared = ConcurrentSlots(self, count: nodes.count, empty: [(ChannelSamples, [Int])]())
+    DispatchQueue.concurrentPerform(iterations: nodes.count) { i in
+      let me = shared.input
+      let samples = me.channelSamples(
+        node: nodes[i].node, driver: nodes[i].driver, name: name, frames: frames, fps: fps, constants: constants)
+      shared.slots[i] = samples.map { ($0, me.keep($0, seconds: seconds, forced: forced)) }
+    }
+    let perNode = shared.results()
+    let samples = perNode.flatMap { $0.map(\.0) }
+    var written: [WrittenChannel] = []
+    written.reserveCapacity(samples.count)
+    for (c, kept) in perNode.joined() {
+      var picked: [Float]
+      if kept.count == writer.times.count {
+        picked = c.flat
+      } else {
+        picked = []
+        picked.reserveCapacity(kept.count * c.components)
+        for k in kept { picked += c.flat[(k * c.components)..<(k * c.components + c.components)] }
+      }
+      let output = try output(picked, components: c.components, label: c.label)
+      try writer.add(
+        node: c.node, path: c.path, interpolation: c.interpolation, kept: kept, output: output, builder: &builder)
+      written.append(WrittenChannel(kept: kept, output: output, picked: picked))
+    }
+    _ = builder.addAnimation(writer.finish(frames: frames, fps: fps))
+    return (samples, written)
+  }
+
+  /// Adds `clip`, a sub-range of the match, from the match's written channels (see `addAnimations`).
+  mutating func addClipView(
+    _ clip: (name: String, frames: ClosedRange<Int>),
+    of match: (frames: ClosedRange<Int>, samples: [ChannelSamples], written: [WrittenChannel]), fps: Double
+  ) throws {
+    var writer = try AnimationWriter(name: clip.name, frames: clip.frames, fps: fps)
+    let a = clip.frames.lowerBound - match.frames.lowerBound
+    let b = clip.frames.upperBound - match.frames.lowerBound
+    var views: [[Int]: Int] = [:]
+    for (c, w) in zip(match.samples, match.written) {
+      // The kept keys within [a, b]; a and b are among them (forced, or every frame is kept).
+      let lo = Self.firstIndex(in: w.kept, atLeast: a)
+      let hi = Self.firstIndex(in: w.kept, atLeast: b + 1) - 1
+      let kept = w.kept[lo...hi].map { $0 - a }
+      let output: Int
+      if lo == 0 && hi == w.kept.count - 1 {
+        output = w.output
+      } else if let v = views[[w.output, lo, hi]] {
+        output = v
+      } else {
+        output = builder.addView(
+          of: w.output, elements: lo..<(hi + 1), values: w.picked[(lo * c.components)..<((hi + 1) * c.components)],
+          name: "\(clip.name)/\(c.label.drop { $0 != "/" }.dropFirst())")
+        views[[w.output, lo, hi]] = output
+      }
+      try writer.add(
+        node: c.node, path: c.path, interpolation: c.interpolation, kept: kept, output: output, builder: &builder)
+    }
+    _ = builder.addAnimation(writer.finish(frames: clip.frames, fps: fps))
+  }
+
+  /// The components of `v`, element after element.
+  static func flatten(_ v: [SIMD3<Float>]) -> [Float] {
+    var out: [Float] = []
+    out.reserveCapacity(3 * v.count)
+    for e in v { out += [e.x, e.y, e.z] }
+    return out
+  }
+
+  static func flatten(_ v: [SIMD4<Float>]) -> [Float] {
+    var out: [Float] = []
+    out.reserveCapacity(4 * v.count)
+    for e in v { out += [e.x, e.y, e.z, e.w] }
+    return out
+  }
+
+  /// Index of the first element of ascending `sorted` that is ≥ `x` (`sorted.count` when none).
+  static func firstIndex(in sorted: [Int], atLeast x: Int) -> Int {
+    var lo = 0, hi = sorted.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if sorted[mid] < x { lo = mid + 1 } else { hi = mid }
+    }
+    return lo
+  }
+
+  /// The output accessor of `flat`, written once per distinct content (a limb's translation is its
+  /// first joint's).
+  mutating func output(_ flat: [Float], components: Int, label: String) throws -> Int {
+    let key = OutputKey(components: components, values: flat)
+    if let o = outputs[key] { return o }
+    let type: GLTFAccessorType = components == 4 ? .vec4 : .vec3
+    let o = try builder.addFloats(flat, type: type, usage: .animation, name: label)
+    outputs[key] = o
+    return o
+  }
+
+  /// The keys kept of `c` (every frame without keyframe reduction), always including the first, the
+  /// last and `forced`: each stretch between those is reduced on its own (`KeyframeReduction`).
+  func keep(_ c: ChannelSamples, seconds: [Double], forced: [Int]) -> [Int] {
+    let n = seconds.count
+    let tolerance = options.keyframeTolerance
+    guard tolerance > 0, n > 2 else { return Array(0..<n) }
+    let m = c.components
+    var v3: [SIMD3<Double>] = []
+    var v4: [SIMD4<Double>] = []
+    if m == 3 {
+      v3.reserveCapacity(n)
+      for k in 0..<n {
+        let x = Double(c.flat[3 * k]), y = Double(c.flat[3 * k + 1]), z = Double(c.flat[3 * k + 2])
+        v3.append(SIMD3(x, y, z))
+      }
+    } else {
+      v4.reserveCapacity(n)
+      for k in 0..<n {
+        let x = Double(c.flat[4 * k]), y = Double(c.flat[4 * k + 1])
+        let z = Double(c.flat[4 * k + 2]), w = Double(c.flat[4 * k + 3])
+        v4.append(SIMD4(x, y, z, w))
+      }
+    }
+    let bounds = Array(Set([0, n - 1] + forced.filter { $0 > 0 && $0 < n - 1 })).sorted()
+    var kept = [0]
+    for (start, end) in zip(bounds, bounds.dropFirst()) {
+      let count = end - start + 1
+      let piece: [Int]
+      switch (c.rule, c.interpolation) {
+      case (.changes, _):
+        piece = KeyframeReduction.step(count: count, tolerance: 0) {
+          m == 3 ? length(v3[start + $0] - v3[start + $1]) : KeyframeReduction.angle(v4[start + $0], v4[start + $1])
+        }
+      case (.distance, .step):
+        piece = KeyframeReduction.step(count: count, tolerance: tolerance) { length(v3[start + $0] - v3[start + $1]) }
+      case (.angle(let limit), .step):
+        piece = KeyframeReduction.step(count: count, tolerance: limit) {
+          KeyframeReduction.angle(v4[start + $0], v4[start + $1])
+        }
+      case (.distance, _):
+        let error = KeyframeReduction.vec3Error(v3, times: seconds)
+        piece = KeyframeReduction.linear(count: count, tolerance: tolerance) { error(start + $0, start + $1, start + $2) }
+      case (.angle(let limit), _):
+        let error = KeyframeReduction.rotationError(v4, times: seconds)
+        piece = KeyframeReduction.linear(count: count, tolerance: limit) { error(start + $0, start + $1, start + $2) }
+      }
+      kept += piece.dropFirst().map { start + $0 }
+    }
+    return kept
+  }
+
+  /// Constant samples shared by the STEP channels of `completeTransformChannels`.
+  struct Constants: Sendable {
+    var identity: [Float]
+    var ones: [Float]
+    var zeros: [Float]
+    init(count n: Int) {
+      identity = [Float](repeating: 0, count: 4 * n)
+      for k in 0..<n { identity[4 * k + 3] = 1 }
+      ones = [Float](repeating: 1, count: 3 * n)
+      zeros = [Float](repeating: 0, count: 3 * n)
+    }
+  }
+
+  /// The animated properties of `node` over `frames`, in the order its channels are written: translation,
+  /// rotation, scale. Translation-only nodes also get constant identity rotation and unit scale, player
+  /// nodes zero translation and identity rotation (`SceneOptions.completeTransformChannels`), as STEP
+  /// channels whose samplers are shared.
+  func channelSamples(
+    node: Int, driver: Driver, name: String, frames: ClosedRange<Int>, fps: Double, constants: Constants
+  ) -> [ChannelSamples] {
+    let n = frames.count
+    let linear = options.interpolation
+    let complete = options.completeTransformChannels
+    let identity = constants.identity
+    let ones = constants.ones
+    let zeros = constants.zeros
+    func flat(_ p: [SIMD3<Double>]) -> [Float] {
+      var out: [Float] = []
+      out.reserveCapacity(3 * p.count)
+      for v in p { out += [Float(v.x), Float(v.y), Float(v.z)] }
+      return out
+    }
+    var out: [ChannelSamples] = []
+    do {
+      func add(_ path: GLTFAnimationPath, _ interpolation: GLTFInterpolation, _ m: Int, _ values: [Float], _ rule: KeyRule,
+        _ label: String)
+      {
+        out.append(
+          ChannelSamples(
+            node: node, path: path, interpolation: interpolation, components: m, flat: values, rule: rule, label: label))
+      }
+      switch driver {
+      case .point(let track, let joint):
+        add(.translation, linear, 3, flat(table.series(track: track, joint: joint, frames: frames)!), .distance,
+          "\(name)/\(track)/\(joint)")
+        if complete {
+          add(.rotation, .step, 4, identity, .changes, "\(name)/identity-rotation")
+          add(.scale, .step, 3, ones, .changes, "\(name)/unit-scale")
+        }
+      case .limb(let track, let from, let to):
+        let pose = limbPoses(track: track, from: from, to: to, frames: frames)
+        let label = "\(name)/\(track)/\(from)-\(to)"
+        add(.translation, linear, 3, Self.flatten(pose.translation), .distance, "\(label)/T")
+        // A rotation error θ moves the limb's far end by at most L θ, L its greatest length in the clip.
+        let longest = pose.scale.map { Double($0.y) }.max() ?? Self.minimumLimbLength
+        let angle = options.keyframeTolerance / max(longest, Self.minimumLimbLength)
+        add(.rotation, linear, 4, Self.flatten(pose.rotation), .angle(angle), "\(label)/R")
+        add(.scale, linear, 3, Self.flatten(pose.scale), .distance, "\(label)/S")
+      case .visibility(let track):
+        let gap = Int((options.hideGapsLongerThan * fps).rounded())
+        var scale: [Float] = []
+        scale.reserveCapacity(3 * n)
+        for f in frames {
+          let s: Float = table.present(track: track, frame: f, gap: gap) ? 1 : 0
+          scale += [s, s, s]
+        }
+        if complete { add(.translation, .step, 3, zeros, .changes, "\(name)/zero-translation") }
+        if complete { add(.rotation, .step, 4, identity, .changes, "\(name)/identity-rotation") }
+        add(.scale, .step, 3, scale, .changes, "\(name)/\(track)/visible")
+      case .trail(let track, let joint, let delay, let size):
+        let late = (frames.lowerBound - delay)...(frames.upperBound - delay)
+        let label = "\(name)/\(MatchSceneGLTF.ballName)/trail-\(delay)"
+        add(.translation, linear, 3, flat(table.series(track: track, joint: joint, frames: late)!), .distance, label)
+        if complete { add(.rotation, .step, 4, identity, .changes, "\(name)/identity-rotation") }
+        var scale: [Float] = []
+        scale.reserveCapacity(3 * n)
+        for f in late {
+          let s: Float = table.known(track: track, joint: joint, frame: f) ? size : 0
+          scale += [s, s, s]
+        }
+        add(.scale, .step, 3, scale, .changes, "\(label)/visible")
+      }
+    }
+    return out
+  }
+}
+
+/// An input read by, and one result slot per iteration of, `DispatchQueue.concurrentPerform`.
+///
+/// `@unchecked Sendable` because the iterations only read `input` and each writes its own slot; the
+/// slots are read back with `results()` after `concurrentPerform` has returned.
+final class ConcurrentSlots<Input, Result>: @unchecked Sendable {
+  let input: Input
+  let slots: UnsafeMutableBufferPointer<Result>
+
+  init(_ input: Input, count: Int, empty: Result) {
+    self.input = input
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: empty)
+  }
+
+  /// The results, in iteration order.
+  func results() -> [Result] { Array(slots) }
+
+  deinit {
+    slots.deinitialize()
+    slots.deallocate()
+  }
+}
