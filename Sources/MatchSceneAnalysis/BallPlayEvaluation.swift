@@ -28,16 +28,7 @@ public struct BallPlayEvaluation: Sendable, Encodable {
   ) {
     let trueBall = truth.filter { $0.kind == .ball }
     let lastFrame = trueBall.map(\.frame).max() ?? 0
-    var windows: [ClosedRange<Int>] = []
-    var start: Int?
-    for e in trueEvents.sorted(by: { $0.frame < $1.frame }) {
-      if e.type == .rallyStart { start = e.frame }
-      if e.type == .rallyEnd, let s = start {
-        windows.append(s...max(s, e.frame))
-        start = nil
-      }
-    }
-    if let s = start { windows.append(s...max(s, lastFrame)) }
+    let windows = MatchAnalyzer.rallyRanges(trueEvents, openUntil: lastFrame)
     let estimated = Set(estimate.filter { $0.kind == .ball }.map(\.frame))
     func inPlay(_ f: Int) -> Bool { windows.contains { $0.contains(f) } }
     let seen = trueBall.filter { $0.views >= 2 && inPlay($0.frame) }.map(\.frame)

@@ -58,16 +58,9 @@ public struct EventEvaluation: Sendable, Codable {
       return types
     }
     types = figures(truth, detected, countHitters: true)
-    var windows: [ClosedRange<Int>] = []
-    var start: Int?
-    for e in allTruth.sorted(by: { $0.frame < $1.frame }) {
-      if e.type == .rallyStart { start = e.frame }
-      if e.type == .rallyEnd, let s = start {
-        windows.append((s - tolerance)...(max(s, e.frame) + tolerance))
-        start = nil
-      }
+    let windows = MatchAnalyzer.rallyRanges(allTruth, openUntil: Int.max - tolerance).map {
+      ($0.lowerBound - tolerance)...($0.upperBound + tolerance)
     }
-    if let s = start { windows.append((s - tolerance)...Int.max) }
     func inPlay(_ e: MatchEvent) -> Bool { windows.contains { $0.contains(e.frame) } }
     inPlayTypes = figures(truth.filter(inPlay), detected.filter(inPlay), countHitters: false)
     hitterAccuracy = hitsMatched > 0 ? Double(hitsRight) / Double(hitsMatched) : 1

@@ -117,8 +117,9 @@ public struct MatchAnalyzer: Sendable {
     }
   }
 
-  /// Frame ranges from each rally start to its end (open rallies run to the last event).
-  static func rallyRanges(_ events: [MatchEvent]) -> [ClosedRange<Int>] {
+  /// Frame ranges from each rally start to its end; a rally still open at the end runs to `openUntil`
+  /// (by default the last event's frame).
+  public static func rallyRanges(_ events: [MatchEvent], openUntil: Int? = nil) -> [ClosedRange<Int>] {
     var ranges: [ClosedRange<Int>] = []
     var start: Int?
     for e in events.sorted(by: { $0.frame < $1.frame }) {
@@ -128,7 +129,7 @@ public struct MatchAnalyzer: Sendable {
         start = nil
       }
     }
-    if let s = start, let last = events.map(\.frame).max() { ranges.append(s...max(s, last)) }
+    if let s = start, let last = openUntil ?? events.map(\.frame).max() { ranges.append(s...max(s, last)) }
     return ranges
   }
 }
