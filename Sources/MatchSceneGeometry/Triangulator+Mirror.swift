@@ -23,12 +23,13 @@ extension Triangulator {
     let flatPairs = pairs.flatMap { [Int32($0.0), Int32($0.1)] }
     let valid = batch.statusRaw.map { $0 == 0 ? UInt8(1) : 0 }
     var flags = [UInt8](repeating: 0, count: people * m)
-    let flat = observations.flatMap { [$0.x, $0.y, $0.confidence] }
-    try Shim.check(
-      mstri_mirror_swaps(
-        records, m, flat, batch.positionsFlat, valid, people, keypointCount, flatPairs, pairs.count,
-        options.minConfidence, minGainPx, &flags),
-      "left/right swap repair of \(people) people")
+    try Self.withFlat(observations) { flat in
+      try Shim.check(
+        mstri_mirror_swaps(
+          records, m, flat.baseAddress, batch.positionsFlat, valid, people, keypointCount, flatPairs, pairs.count,
+          options.minConfidence, minGainPx, &flags),
+        "left/right swap repair of \(people) people")
+    }
     return flags.map { $0 != 0 }
   }
 }

@@ -85,19 +85,19 @@ public struct Triangulator: Sendable {
   public func triangulate(_ observations: [Keypoint2D]) throws -> TriangulationBatch {
     let m = cameras.count
     precondition(m > 0 && observations.count % m == 0, "observations must be point-major, cameras.count per point")
-    if Self.keypointIsThreeDoubles {
-      // Keypoint2D is three stored Doubles (x, y, confidence): hand its storage to the kernel as is.
+    return try Self.withFlat(observations) { try triangulate(flat: $0, pointCount: observations.count / m) }
+  }
+
+  /// Calls `body` with the observations as flat (x, y, confidence) triples: `Keypoint2D`'s own storage
+  /// when it is three stored Doubles (no copy), else a flattened copy.
+  static func withFlat<R>(_ observations: [Keypoint2D], _ body: (UnsafeBufferPointer<Double>) throws -> R) rethrows -> R {
+    if keypointIsThreeDoubles {
       return try observations.withUnsafeBufferPointer { buffer in
-        try buffer.withMemoryRebound(to: Double.self) { try triangulate(flat: $0, pointCount: observations.count / m) }
+        try buffer.withMemoryRebound(to: Double.self) { try body($0) }
       }
     }
-    var flat = [Double](repeating: 0, count: 3 * observations.count)
-    for (i, o) in observations.enumerated() {
-      flat[3 * i] = o.x
-      flat[3 * i + 1] = o.y
-      flat[3 * i + 2] = o.confidence
-    }
-    return try flat.withUnsafeBufferPointer { try triangulate(flat: $0, pointCount: observations.count / m) }
+    let flat = observations.flatMap { [$0.x, $0.y, $0.confidence] }
+    return try flat.withUnsafeBufferPointer { try body($0) }
   }
 
   /// Whether `Keypoint2D`'s memory is exactly (x, y, confidence) as Doubles.

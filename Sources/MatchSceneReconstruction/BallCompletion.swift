@@ -23,8 +23,7 @@ enum BallCompletion {
   /// - Returns: `balls` with one-view completions added (`viewCount` 1, `meanReprojectionPx` the
   ///   distance in pixels between the prediction's projection and the detection used).
   static func fill(
-    _ balls: [TriangulatedPoint?], candidates: (Int) -> [[BallDetection2D]], cameras: [Camera], fps: Double,
-    inlierPx: Double
+    _ balls: [TriangulatedPoint?], candidates: (Int) -> [[BallDetection2D]], cameras: [Camera], inlierPx: Double
   ) throws -> [TriangulatedPoint?] {
     var out = balls
     for i in balls.indices where balls[i] == nil {

@@ -39,6 +39,7 @@ extension IdentityTracker {
     while true {
       let byChain = members()
       let ids = byChain.keys.sorted()
+      let signatures = Dictionary(uniqueKeysWithValues: ids.map { ($0, signature($0)) })
       var best: (size: Int, a: Int, b: Int)?
       for (i, a) in ids.enumerated() {
         for b in ids[(i + 1)...] {
@@ -46,7 +47,7 @@ extension IdentityTracker {
           guard fa.count + fb.count > (best?.size ?? 0) else { continue }
           let (small, large) = fa.count <= fb.count ? (fa, fb) : (fb, fa)
           guard !small.keys.contains(where: { large[$0] != nil }) else { continue }
-          let (difference, shared) = Self.limbDifference(signature(a), signature(b))
+          let (difference, shared) = Self.limbDifference(signatures[a]!, signatures[b]!)
           guard shared >= 4, difference <= options.maxLimbDifference else { continue }
           guard handOversAreReachable(fa, fb, up: up) else { continue }
           best = (fa.count + fb.count, a, b)
@@ -65,11 +66,10 @@ extension IdentityTracker {
     let timeline = (a.map { ($0.key, $0.value, true) } + b.map { ($0.key, $0.value, false) }).sorted { $0.0 < $1.0 }
     var handOvers = 0, unreachable = 0
     for (previous, next) in zip(timeline, timeline.dropFirst()) where previous.2 != next.2 {
-      let dt = Double(next.0 - previous.0) / fps
-      let gate = options.trackGateSlack + options.maxPersonSpeed * min(dt, 0.5) + options.walkingSpeed * max(0, dt - 0.5)
-      let step = next.1 - previous.1
       handOvers += 1
-      if length(step - dot(step, up) * up) > gate { unreachable += 1 }
+      if Self.groundDistance(next.1, previous.1, up: up) > gate(after: Double(next.0 - previous.0) / fps) {
+        unreachable += 1
+      }
     }
     return unreachable <= handOvers / 10
   }

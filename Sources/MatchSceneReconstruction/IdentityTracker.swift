@@ -65,7 +65,7 @@ struct IdentityTracker {
       let predicted = track.lastCentre + (dt < 0.5 ? track.velocity * dt : .zero)
       // Sprinting speed over short gaps, walking speed beyond: a long-lost person is looked for
       // within the distance they could have walked.
-      let gate = options.trackGateSlack + options.maxPersonSpeed * min(dt, 0.5) + options.walkingSpeed * max(0, dt - 0.5)
+      let gate = gate(after: dt)
       let trackLimbs = track.limbs
       for (p, centre) in centres.enumerated() {
         guard let centre else { continue }
@@ -117,6 +117,19 @@ struct IdentityTracker {
 }
 
 extension IdentityTracker {
+  /// How far a person may have moved in `dt` seconds: `trackGateSlack`, plus `maxPersonSpeed` for the
+  /// first half second and `walkingSpeed` after (a long-lost person has walked, not sprinted).
+  func gate(after dt: Double) -> Double {
+    options.trackGateSlack + options.maxPersonSpeed * min(dt, 0.5) + options.walkingSpeed * max(0, dt - 0.5)
+  }
+
+  /// Distance between two points across the ground, the `up` component left out: partly seen people's
+  /// centres differ in height by up to half a metre, people move horizontally.
+  static func groundDistance(_ a: SIMD3<Double>, _ b: SIMD3<Double>, up: SIMD3<Double>) -> Double {
+    let d = a - b
+    return length(d - dot(d, up) * up)
+  }
+
   /// Keeps the last 60 samples of each limb.
   static func record(_ limbs: [Double?], into track: inout Track) {
     if track.limbSamples.count < limbs.count { track.limbSamples += Array(repeating: [], count: limbs.count - track.limbSamples.count) }

@@ -76,13 +76,9 @@ public struct Reconstructor: Sendable {
     var clusters = clusters
     var alive = Array(repeating: true, count: clusters.count)
     let centres = poses.map { $0.centre(torso: torso) }
-    func groundDistance(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
-      let d = a - b
-      return length(d - dot(d, up) * up)
-    }
     for i in clusters.indices {
       for j in clusters.indices where j > i && alive[i] && alive[j] {
-        guard let a = centres[i], let b = centres[j], groundDistance(a, b) < duplicateDistance else { continue }
+        guard let a = centres[i], let b = centres[j], IdentityTracker.groundDistance(a, b, up: up) < duplicateDistance else { continue }
         if Set(clusters[i].members.keys).isDisjoint(with: clusters[j].members.keys) {
           clusters[i].members.merge(clusters[j].members) { x, _ in x }
           alive[j] = false
@@ -162,7 +158,7 @@ public struct Reconstructor: Sendable {
     let ball = try BallCompletion.fill(
       BallFilter.plausible(frames.map { $0.ball?.point }, fps: match.fps, options: options),
       candidates: { i in self.match.cameras.map { self.match.balls(camera: $0.name, frame: range.lowerBound + i) } },
-      cameras: match.cameras, fps: match.fps, inlierPx: options.ballInlierPx)
+      cameras: match.cameras, inlierPx: options.ballInlierPx)
     for (i, people) in assigned.enumerated() {
       let frame = range.lowerBound + i
       let time = Double(frame) / match.fps

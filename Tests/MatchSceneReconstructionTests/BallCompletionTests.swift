@@ -35,7 +35,7 @@ final class BallCompletionTests: XCTestCase {
       (0..<4).map { c in i == hole ? (c == 2 ? [self.detection(self.flight(i), in: 2)] : []) : [] }
     }
     let filled = try BallCompletion.fill(
-      known(0..<20, except: hole, path: flight), candidates: candidates, cameras: cameras, fps: fps, inlierPx: 6)
+      known(0..<20, except: hole, path: flight), candidates: candidates, cameras: cameras, inlierPx: 6)
     let p = try XCTUnwrap(filled[hole])
     XCTAssertEqual(p.viewCount, 1)
     assertClose(p.position, flight(hole), absolute: 0.005, "a parabola is predicted exactly; the ray fixes the rest")
@@ -55,10 +55,10 @@ final class BallCompletionTests: XCTestCase {
       { i in (0..<4).map { c in i == hole && c == 1 ? [self.detection(path(i), in: 1, offsetPx: offset)] : [] } }
     }
     let acrossBounce = try BallCompletion.fill(
-      known(0..<20, except: hole, path: bouncing), candidates: oneView(bouncing, 0), cameras: cameras, fps: fps, inlierPx: 6)
+      known(0..<20, except: hole, path: bouncing), candidates: oneView(bouncing, 0), cameras: cameras, inlierPx: 6)
     XCTAssertNil(acrossBounce[hole])
     let farDetection = try BallCompletion.fill(
-      known(0..<20, except: hole, path: flight), candidates: oneView(flight, 40), cameras: cameras, fps: fps, inlierPx: 6)
+      known(0..<20, except: hole, path: flight), candidates: oneView(flight, 40), cameras: cameras, inlierPx: 6)
     XCTAssertNil(farDetection[hole], "a detection 40 px from the prediction is another object")
   }
 }
