@@ -40,7 +40,8 @@ public struct MatchAnalyzer: Sendable {
     let fps = reconstruction.fps
     let ballPoints = reconstruction.points.filter { $0.kind == .ball }
     let observations = ballPoints.map { (frame: $0.frame, position: $0.position) }
-    let flights = FlightSegmentation(model: ball, options: options.segmentation).flights(observations, fps: fps)
+    let flights = FlightSegmentation(
+      model: ball, surfaces: BallSurfaces(ballRadius: table.ballRadius, table: table), options: options.segmentation).flights(observations, fps: fps)
     var wrists: [String: [Int: [SIMD3<Double>]]] = [:]
     for p in reconstruction.points where p.kind == .player && (p.joint.hasSuffix("wrist") || p.joint.hasSuffix("hand")) {
       wrists[p.track, default: [:]][p.frame, default: []].append(p.position)

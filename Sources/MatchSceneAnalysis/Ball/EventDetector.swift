@@ -34,7 +34,7 @@ public struct EventDetectionOptions: Sendable {
   /// settling into a roll).
   public var minimumHop: Double = 0.01
   /// A flight on either side of a contact must carry the ball at least this far, metres (a ball lying
-  /// still, seen with noise, is not flying).
+  /// still, seen with noise, is not flying), or lift it off the surface under it (a settling hop).
   public var minimumTravel: Double = 0.05
   /// A hit needs a wrist within this distance of the contact, metres (the racket's reach).
   public var maxHitDistance: Double = 0.6
@@ -74,15 +74,26 @@ public struct EventDetector: Sendable {
     flights: [BallFlight], ball: [Int: SIMD3<Double>], wrists: [String: [Int: [SIMD3<Double>]]], fps: Double
   ) -> [MatchEvent] {
     var events: [MatchEvent] = []
+    let surfaces = BallSurfaces(ballRadius: table.ballRadius, table: table)
     /// How far the observed ball travelled during a flight: a still ball's noise fits "flights" too.
     func travel(_ flight: BallFlight) -> Double {
       let points = flight.frames.compactMap { ball[$0] }
       guard let first = points.first else { return 0 }
       return points.map { length($0 - first) }.max() ?? 0
     }
+    /// Whether a flight is one: it carried the ball `minimumTravel`, or the ball left the surface under
+    /// it — a settling hop of 1–2 cm travels less than that, and a still or rolling ball seen with
+    /// noise does not leave the surface. A hop of height h keeps the ball 2h/3 above its resting height
+    /// on average; the observations must average at least half of `minimumHop` above it.
+    func flies(_ flight: BallFlight) -> Bool {
+      if travel(flight) >= options.minimumTravel { return true }
+      let lifts = flight.frames.compactMap { f in ball[f].map { $0.z - surfaces.restingHeight(under: $0) } }
+      guard !lifts.isEmpty else { return false }
+      return lifts.reduce(0, +) / Double(lifts.count) >= options.minimumHop / 2
+    }
     for (a, b) in zip(flights, flights.dropFirst()) {
       guard b.frames.lowerBound - a.frames.upperBound <= Int(0.3 * fps) + 1 else { continue }
-      guard travel(a) >= options.minimumTravel, travel(b) >= options.minimumTravel else { continue }
+      guard flies(a), flies(b) else { continue }
       let (t, position) = meetingPoint(a, b, fps: fps)
       let frame = Int((t * fps).rounded())
       let vBefore = a.velocity(at: t), vAfter = b.velocity(at: t)

@@ -8,8 +8,19 @@ public struct FlightSegmentationOptions: Sendable {
   public var breakFactor: Double = 4
   /// A flight needs at least this many observations.
   public var minObservations = 4
+  /// A part of a flight split at a surface needs at least this many (a settling hop with a missed frame).
+  public var minSplitObservations = 3
   /// Observation gaps longer than this (seconds) end a flight: the ball was lost or out of play.
   public var maxGap: Double = 0.25
+  /// A fitted path lying deeper than this inside the floor or the table top at one of its observations
+  /// spans a contact and is split there, metres (a little above the fitted path's noise).
+  public var penetrationTolerance: Double = 0.005
+  /// A fitted path passing more than this above an observation of the ball touching a surface spans a
+  /// contact too, metres.
+  public var touchGap: Double = 0.01
+  /// Consecutive flights one path fits with an RMS at most this times the larger of theirs are one
+  /// flight (a bad observation broke it).
+  public var mergeFactor: Double = 1.5
   public init() {}
 }
 
@@ -20,18 +31,26 @@ public struct FlightSegmentationOptions: Sendable {
 /// taken as an outlier and skipped). This is sequential model fitting with a prediction gate, the
 /// approach of ball-tracking systems such as Hawk-Eye-style trackers (e.g. Owens, Harris & Stennett,
 /// "Hawk-eye tennis system", IEE VIE 2003).
+///
+/// A bounce too small to leave the gate — a ball settling in hops of 1–2 cm, a ball dropping off the
+/// net onto the table — still leaves a trace: one fitted path through both sides dips into the surface.
+/// With `surfaces`, such a flight is split into the fewest parts that each stay clear of the surfaces
+/// (`FlightSegmentation+Surfaces.swift`).
 public struct FlightSegmentation: Sendable {
   public var model: BallModel
+  /// Surfaces the ball cannot pass through (nil: no such check).
+  public var surfaces: BallSurfaces?
   public var options: FlightSegmentationOptions
-  public init(model: BallModel, options: FlightSegmentationOptions = .init()) {
+  public init(model: BallModel, surfaces: BallSurfaces? = nil, options: FlightSegmentationOptions = .init()) {
     self.model = model
+    self.surfaces = surfaces
     self.options = options
   }
 
   /// Flights in time order. `observations` are (frame, position), any order, one per frame.
   public func flights(_ observations: [(frame: Int, position: SIMD3<Double>)], fps: Double) -> [BallFlight] {
     let obs = observations.sorted { $0.frame < $1.frame }
-    var flights: [BallFlight] = []
+    var flights: [(flight: BallFlight, members: [Int])] = []
     var start = 0
     let maxGapFrames = Int((options.maxGap * fps).rounded())
     while start + options.minObservations <= obs.count {
@@ -71,11 +90,62 @@ public struct FlightSegmentation: Sendable {
         if members.count < 12 || members.count % 3 == 0, let refit = fit(members, obs, fps: fps) { flight = refit }
       }
       if let final = fit(members, obs, fps: fps) { flight = final }
-      flights.append(flight)
-      start = members.last! + 1
+      let parts = splitAtSurfaces(members, obs, fps: fps)
+      if parts.count == 1 {
+        flights.append((flight, members))
+        start = members.last! + 1
+      } else {
+        // A part lies between two contacts, so three observations fix its path (gravity known, two
+        // unknowns per axis); shorter parts are the frames between a net touch and the bounce after it.
+        for part in parts.dropLast() where part.count >= options.minSplitObservations {
+          if let f = fit(part, obs, fps: fps) { flights.append((f, part)) }
+        }
+        // The last part grows again on its own: the gate of the path through the contact may have
+        // ended it early.
+        start = parts.last!.first!
+      }
       _ = misses
     }
-    return flights
+    return mergeUnbroken(flights, obs, fps: fps).map(\.flight)
+  }
+
+  /// Joins consecutive flights that one path fits as well: a bad observation can end a flight in
+  /// mid-air (two misses in a row), and the contact between the pieces would be a phantom. The joined
+  /// fit must stay within `mergeFactor` of the pieces' RMS and clear of every surface.
+  func mergeUnbroken(
+    _ flights: [(flight: BallFlight, members: [Int])], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double
+  ) -> [(flight: BallFlight, members: [Int])] {
+    var out: [(flight: BallFlight, members: [Int])] = []
+    let maxGapFrames = Int((options.maxGap * fps).rounded())
+    for next in flights {
+      if let last = out.last, next.flight.frames.lowerBound - last.flight.frames.upperBound <= maxGapFrames {
+        let members = last.members + next.members
+        if let joined = fit(members, obs, fps: fps),
+          joined.rms <= options.mergeFactor * max(last.flight.rms, next.flight.rms),
+          !goesThrough(joined, members, obs, fps: fps)
+        {
+          out[out.count - 1] = (joined, members)
+          continue
+        }
+      }
+      out.append(next)
+    }
+    return out
+  }
+
+  /// Whether the fitted path disagrees with the surfaces at one of the observations' times.
+  func goesThrough(_ flight: BallFlight, _ members: [Int], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double) -> Bool {
+    members.contains { i in disagrees(fitted: flight.position(at: Double(obs[i].frame) / fps), observed: obs[i].position) }
+  }
+
+  /// Whether a fitted position contradicts the surfaces: it lies inside one, or the ball was observed
+  /// touching one (within `penetrationTolerance` of resting on it) while the path passes more than
+  /// `touchGap` above — the V of a bounce that one arch straddles.
+  func disagrees(fitted: SIMD3<Double>, observed: SIMD3<Double>) -> Bool {
+    guard let surfaces else { return false }
+    let depth = surfaces.penetration(fitted)
+    if depth > options.penetrationTolerance { return true }
+    return surfaces.penetration(observed) > -options.penetrationTolerance && depth < -options.touchGap
   }
 
   func fit(_ members: [Int], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double) -> BallFlight? {

@@ -1,0 +1,93 @@
+import MatchSceneAnalysis
+import MatchSceneCore
+import TestSupport
+import XCTest
+
+/// A ball settling on the table top after the point: hops of a few centimetres, then a roll. Bounces
+/// whose rebound lifts the ball at least 1 cm are events (as the simulator's truth counts them).
+final class SettlingBallTests: XCTestCase {
+  let table = TableGeometry(length: 2.74, width: 1.525, surfaceHeight: 0.76, netHeight: 0.1525, ballRadius: 0.02)
+  let fps = 60.0
+  let model = BallModel(drag: 0.126)
+
+  /// Drops the ball 6 cm onto the table at (0.3, 0.4), moving 0.3 m/s along x, restitution 0.7: hops of
+  /// 2.9, 1.45, 0.7, 0.35… cm, then it rolls. Returns the observations (σ = 2 mm, every 13th frame
+  /// missed) and the frames of the bounces that hop at least 1 cm.
+  func settlingBall(seed: UInt64) -> (observations: [(frame: Int, position: SIMD3<Double>)], bounces: [Int]) {
+    let rest = table.surfaceHeight + table.ballRadius
+    var p = SIMD3<Double>(0.3, 0.4, rest + 0.06), v = SIMD3<Double>(0.3, 0, 0)
+    let dt = 1 / 2400.0
+    var t = 0.0, frame = 0
+    var truth: [SIMD3<Double>] = [], bounces: [Int] = []
+    var rolling = false
+    while frame < 90 {
+      if rolling {
+        p += v * dt
+      } else {
+        (p, v) = model.advance(p, v, by: dt, step: dt)
+        if p.z < rest, v.z < 0 {
+          v.z = -0.7 * v.z
+          p.z = rest
+          if v.z >= (2 * 9.81 * 0.01).squareRoot() { bounces.append(Int((t * fps).rounded())) }
+          if v.z < 0.15 { rolling = true; v.z = 0 }
+        }
+      }
+      t += dt
+      if t >= Double(frame) / fps {
+        truth.append(p)
+        frame += 1
+      }
+    }
+    var rng = SeededGenerator(seed: seed)
+    let observations = truth.indices.filter { $0 % 13 != 7 }.map {
+      (frame: $0, position: truth[$0] + 0.002 * SIMD3(rng.gaussian(), rng.gaussian(), rng.gaussian()))
+    }
+    return (observations, bounces)
+  }
+
+  func detectedBounces(_ observations: [(frame: Int, position: SIMD3<Double>)], surfaces: BallSurfaces?) -> [Int] {
+    let flights = FlightSegmentation(model: model, surfaces: surfaces).flights(observations, fps: fps)
+    let ball = Dictionary(observations.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
+    return EventDetector(table: table).detect(flights: flights, ball: ball, wrists: [:], fps: fps)
+      .filter { $0.type == .bounce }.map(\.frame)
+  }
+
+  func testEveryHopOfACentimetreIsABounceAndTheRollIsNot() {
+    for seed in [1, 2, 3] as [UInt64] {
+      let (observations, truth) = settlingBall(seed: seed)
+      XCTAssertEqual(truth.count, 2, "the drop (a 2.9 cm hop follows), then a 1.45 cm hop")
+      let detected = detectedBounces(observations, surfaces: BallSurfaces(ballRadius: 0.02, table: table))
+      XCTAssertEqual(detected.count, truth.count, "seed \(seed): detected \(detected), true \(truth)")
+      for (d, t) in zip(detected, truth) { XCTAssertLessThanOrEqual(abs(d - t), 2, "seed \(seed): \(detected) vs \(truth)") }
+    }
+  }
+
+  func testWithoutSurfacesSmallHopsAreMissed() {
+    // The gate alone (3.5 cm) does not see where the 1.45 cm hop starts and ends: one flight spans
+    // hops and roll, and its contacts fall in the wrong places.
+    for seed in [1, 2, 3] as [UInt64] {
+      let (observations, truth) = settlingBall(seed: seed)
+      let detected = detectedBounces(observations, surfaces: nil)
+      XCTAssertFalse(detected.count == truth.count && zip(detected, truth).allSatisfy { abs($0 - $1) <= 2 }, "seed \(seed)")
+    }
+  }
+
+  func testAStillBallIsNotBouncing() {
+    var rng = SeededGenerator(seed: 7)
+    let observations = (0..<240).map { f in
+      (frame: f, position: SIMD3<Double>(3.2, -1.1, 0.02) + 0.004 * SIMD3(rng.gaussian(), rng.gaussian(), rng.gaussian()))
+    }
+    let surfaces = BallSurfaces(ballRadius: 0.02, table: table)
+    XCTAssertEqual(detectedBounces(observations, surfaces: surfaces), [])
+  }
+
+  func testPenetrationIsMeasuredFromTheSurfaceUnderTheBall() {
+    let surfaces = BallSurfaces(ballRadius: 0.02, table: table)
+    assertClose(surfaces.penetration(SIMD3(0.5, 0.2, 0.77)), 0.01, absolute: 1e-12)  // in the table top
+    assertClose(surfaces.penetration(SIMD3(0.5, 0.2, 0.60)), 0.02 - 0.60, absolute: 1e-12)  // under the table
+    assertClose(surfaces.penetration(SIMD3(2.0, 0.2, 0.01)), 0.01, absolute: 1e-12)  // in the floor
+    XCTAssertTrue(surfaces.isNetHeight(SIMD3(0, 0.8, 0.85)))
+    XCTAssertFalse(surfaces.isNetHeight(SIMD3(0, 0.2, 0.95)))
+    XCTAssertFalse(BallSurfaces(ballRadius: 0.02).isNetHeight(SIMD3(0, 0.2, 0.85)))
+  }
+}
