@@ -1,4 +1,4 @@
-import MatchSceneAnalysis
+@testable import MatchSceneAnalysis
 import MatchSceneCore
 import TestSupport
 import XCTest
@@ -89,5 +89,45 @@ final class SettlingBallTests: XCTestCase {
     XCTAssertTrue(surfaces.isNetHeight(SIMD3(0, 0.8, 0.85)))
     XCTAssertFalse(surfaces.isNetHeight(SIMD3(0, 0.2, 0.95)))
     XCTAssertFalse(BallSurfaces(ballRadius: 0.02).isNetHeight(SIMD3(0, 0.2, 0.85)))
+  }
+
+  func testTwoBouncesCloserThanTheSmallestHopAreOne() {
+    func bounce(_ t: Double, _ surface: String) -> MatchEvent {
+      MatchEvent(type: .bounce, frame: Int(t * 60), time: t, surface: surface)
+    }
+    let events = [
+      bounce(1.0, "floor"), bounce(1.05, "floor"),  // 50 ms: a 1 cm hop takes 90 ms
+      bounce(1.2, "floor"), bounce(1.25, "table"),  // another surface
+      MatchEvent(type: .hit, frame: 79, time: 1.27), bounce(1.30, "table"),  // a stroke between
+    ]
+    let kept = EventDetector.oneBouncePerHop(events, minimumHop: 0.01)
+    XCTAssertEqual(kept.map(\.time), [1.0, 1.2, 1.25, 1.27, 1.30])
+  }
+
+  func testANetTouchBeforeABounceOnTheHalfTheBallCameFrom() {
+    let detector = EventDetector(table: table)
+    let surfaces = BallSurfaces(ballRadius: 0.02, table: table)
+    func incoming(height: Double) -> BallFlight {
+      BallFlight(
+        frames: 60...66, referenceTime: 1, position: SIMD3(1.2, 0.1, height), velocity: SIMD3(-8, 0, 0.3), rms: 0.002,
+        model: model)
+    }
+    // Low over the net: it touches the net (centre one radius from its plane) and drops on its own half.
+    let touch = detector.netTouch(
+      before: incoming(height: 0.95), bounceTime: 1.3, bouncePosition: SIMD3(0.05, 0.1, 0.78), surfaces: surfaces, fps: fps)
+    XCTAssertNotNil(touch)
+    if let (t, p) = touch {
+      XCTAssertEqual(p.x, 0.02, accuracy: 1e-6)
+      XCTAssertGreaterThan(t, 1.1)
+      XCTAssertLessThan(t, 1.2)
+    }
+    // Bouncing on the far half: it went over.
+    XCTAssertNil(
+      detector.netTouch(
+        before: incoming(height: 0.95), bounceTime: 1.3, bouncePosition: SIMD3(-0.4, 0.1, 0.78), surfaces: surfaces, fps: fps))
+    // Above the net's top (0.9325 m for the ball's centre): no touch.
+    XCTAssertNil(
+      detector.netTouch(
+        before: incoming(height: 1.1), bounceTime: 1.3, bouncePosition: SIMD3(0.05, 0.1, 0.78), surfaces: surfaces, fps: fps))
   }
 }

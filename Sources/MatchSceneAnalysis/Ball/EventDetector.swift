@@ -108,6 +108,9 @@ public struct EventDetector: Sendable {
       }
       if nearTable, vBefore.z < 0, vAfter.z > 0 {
         let (tb, pb) = planeCrossing(b, height: table.surfaceHeight + table.ballRadius, near: t, fps: fps) ?? (t, position)
+        if let (tn, pn) = netTouch(before: a, bounceTime: tb, bouncePosition: pb, surfaces: surfaces, fps: fps) {
+          events.append(MatchEvent(type: .net, frame: Int((tn * fps).rounded()), time: tn, position: pn, speed: length(a.velocity(at: tn))))
+        }
         events.append(
           MatchEvent(type: .bounce, frame: Int((tb * fps).rounded()), time: tb, position: pb, speed: length(b.velocity(at: tb)),
                      surface: "table", side: pb.x < 0 ? "negative_x" : "positive_x"))
@@ -126,16 +129,59 @@ public struct EventDetector: Sendable {
         guard !isToss, let (hitter, distance) = nearestPlayer(to: position, frame: frame, wrists: wrists),
           distance <= options.maxHitDistance
         else {
-          // No racket near: a low contact off the table is the floor; anything else is not an event.
-          if height < 0.2, hops, !onTable {
-            events.append(MatchEvent(type: .bounce, frame: frame, time: t, position: position, speed: speed, surface: "floor"))
+          // No racket near: a low contact off the table is the floor when the flight after it, followed
+          // back, comes down to the floor there (else the two flights are pieces of one, split by a bad
+          // observation); anything else is not an event.
+          if height < 0.2, hops, !onTable, let (tb, pb) = planeCrossing(b, height: table.ballRadius, near: t, fps: fps) {
+            events.append(
+              MatchEvent(type: .bounce, frame: Int((tb * fps).rounded()), time: tb, position: pb, speed: length(b.velocity(at: tb)),
+                         surface: "floor"))
           }
           continue
         }
         events.append(MatchEvent(type: .hit, frame: frame, time: t, track: hitter, position: position, speed: speed))
       }
     }
-    return addRallies(events, ball: ball, fps: fps)
+    return addRallies(Self.oneBouncePerHop(events, minimumHop: options.minimumHop), ball: ball, fps: fps)
+  }
+
+  /// Drops a bounce that follows another on the same surface sooner than the smallest hop takes: a
+  /// ball leaving a surface at the speed of a `minimumHop` hop comes back after 2 √(2 h / g) (90 ms for
+  /// 1 cm), so two bounces closer than that are one contact seen twice (pieces of one flight).
+  static func oneBouncePerHop(_ events: [MatchEvent], minimumHop: Double) -> [MatchEvent] {
+    let shortest = 2 * (2 * minimumHop / 9.81).squareRoot()
+    var out: [MatchEvent] = []
+    for e in events {
+      if e.type == .bounce,
+        let previous = out.last(where: { $0.type == .bounce }), previous.surface == e.surface,
+        e.time - previous.time < shortest, !out.contains(where: { $0.type != .bounce && $0.time > previous.time })
+      {
+        continue
+      }
+      out.append(e)
+    }
+    return out
+  }
+
+  /// A touch of the net before a table bounce: the incoming flight `a` came from one half, its path
+  /// reaches the net's plane (the ball's surface on it: centre at one radius) below the net's top before
+  /// the bounce, and yet the ball bounces on the half it came from — the net stopped it (ITTF Handbook
+  /// 2.2). The time and place where `a`'s path touches the net, or nil.
+  func netTouch(
+    before a: BallFlight, bounceTime: Double, bouncePosition: SIMD3<Double>, surfaces: BallSurfaces, fps: Double
+  ) -> (Double, SIMD3<Double>)? {
+    let start = Double(a.frames.lowerBound) / fps
+    let side = a.position(at: start).x < 0 ? -1.0 : 1.0
+    guard bouncePosition.x * side > 0, a.velocity(at: start).x * side < 0 else { return nil }
+    let plane = side * table.ballRadius
+    var lo = start, hi = bounceTime
+    guard (a.position(at: hi).x - plane) * side <= 0 else { return nil }
+    for _ in 0..<40 {
+      let mid = (lo + hi) / 2
+      if (a.position(at: mid).x - plane) * side > 0 { lo = mid } else { hi = mid }
+    }
+    let p = a.position(at: hi)
+    return surfaces.isNetHeight(p) ? (hi, p) : nil
   }
 
   /// When the outgoing flight `b`, followed back in time from its first observation, comes down to
