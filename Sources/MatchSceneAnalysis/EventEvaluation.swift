@@ -10,6 +10,9 @@ public struct EventEvaluation: Sendable, Codable {
     public var matched: Int
     public var precision: Double
     public var recall: Double
+    /// Frames of the true events no detection matched, and of the detections that matched none.
+    public var missedFrames: [Int] = []
+    public var falseFrames: [Int] = []
   }
   public var tolerance: Int
   public var types: [String: TypeFigures]
@@ -43,10 +46,13 @@ public struct EventEvaluation: Sendable, Codable {
       for kind in [MatchEvent.Kind.bounce, .hit, .net] {
         let t = truth.filter { $0.type == kind }, d = detected.filter { $0.type == kind }
         let pairs = Self.match(d, t, tolerance: tolerance)
+        let matchedD = Set(pairs.map(\.0)), matchedT = Set(pairs.map(\.1))
         types[kind.rawValue] = TypeFigures(
           truth: t.count, detected: d.count, matched: pairs.count,
           precision: d.isEmpty ? 1 : Double(pairs.count) / Double(d.count),
-          recall: t.isEmpty ? 1 : Double(pairs.count) / Double(t.count))
+          recall: t.isEmpty ? 1 : Double(pairs.count) / Double(t.count),
+          missedFrames: t.indices.filter { !matchedT.contains($0) }.map { t[$0].frame }.sorted(),
+          falseFrames: d.indices.filter { !matchedD.contains($0) }.map { d[$0].frame }.sorted())
         if kind == .hit, countHitters {
           for (i, j) in pairs {
             hitsMatched += 1
@@ -94,6 +100,11 @@ public struct EventEvaluation: Sendable, Codable {
     var lines: [String] = []
     for (name, f) in types.sorted(by: { $0.key < $1.key }) {
       lines.append(String(format: "%@: precision %.3f, recall %.3f (%d detected, %d true, ±%d frames)", name, f.precision, f.recall, f.detected, f.truth, tolerance))
+      func frames(_ label: String, _ list: [Int]) {
+        if !list.isEmpty { lines.append("  \(label): frames \(list.map(String.init).joined(separator: " "))") }
+      }
+      frames("missed", f.missedFrames)
+      frames("false", f.falseFrames)
       if let p = inPlayTypes[name] {
         lines.append(String(format: "  in play: precision %.3f, recall %.3f (%d detected, %d true)", p.precision, p.recall, p.detected, p.truth))
       }

@@ -125,9 +125,12 @@ final class RallyRulesTests: XCTestCase {
       bounce(150, x: 3, floor: true), MatchEvent(type: .rallyEnd, frame: 150, time: 0),
       bounce(180, x: 4, floor: true),  // the dead ball bouncing away
     ]
-    let detected = [hit(101, x: -1.5, by: "P1"), bounce(119, x: 0.7), bounce(151, x: 3, floor: true)]
+    let detected = [hit(101, x: -1.5, by: "P1"), bounce(119, x: 0.7), bounce(151, x: 3, floor: true), bounce(210, x: 5, floor: true)]
     let e = EventEvaluation(detected: detected, truth: truth)
     XCTAssertEqual(e.types["bounce"]!.recall, 2.0 / 3.0, accuracy: 1e-12)
+    XCTAssertEqual(e.types["bounce"]!.missedFrames, [180])
+    XCTAssertEqual(e.types["bounce"]!.falseFrames, [210])
+    XCTAssertEqual(e.types["hit"]!.missedFrames, [])
     XCTAssertEqual(e.inPlayTypes["bounce"]!.recall, 1)
     XCTAssertEqual(e.inPlayTypes["bounce"]!.truth, 2)
     XCTAssertEqual(e.inPlayTypes["hit"]!.precision, 1)
