@@ -138,14 +138,16 @@ public struct FlightSegmentation: Sendable {
     members.contains { i in disagrees(fitted: flight.position(at: Double(obs[i].frame) / fps), observed: obs[i].position) }
   }
 
-  /// Whether a fitted position contradicts the surfaces: it lies inside one, or the ball was observed
-  /// touching one (within `penetrationTolerance` of resting on it) while the path passes more than
-  /// `touchGap` above — the V of a bounce that one arch straddles.
+  /// Whether a fitted position contradicts the surfaces: it lies inside one (deeper than
+  /// `penetrationTolerance`, and than the observation itself — a noisy observation may lie inside too,
+  /// and a path through it is no evidence of a contact), or the ball was observed touching one (within
+  /// `penetrationTolerance` of resting on it) while the path passes more than `touchGap` above — the V
+  /// of a bounce that one arch straddles.
   func disagrees(fitted: SIMD3<Double>, observed: SIMD3<Double>) -> Bool {
     guard let surfaces else { return false }
-    let depth = surfaces.penetration(fitted)
-    if depth > options.penetrationTolerance { return true }
-    return surfaces.penetration(observed) > -options.penetrationTolerance && depth < -options.touchGap
+    let depth = surfaces.penetration(fitted), observedDepth = surfaces.penetration(observed)
+    if depth > max(0, observedDepth) + options.penetrationTolerance { return true }
+    return observedDepth > -options.penetrationTolerance && depth < -options.touchGap
   }
 
   func fit(_ members: [Int], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double) -> BallFlight? {
