@@ -65,6 +65,21 @@ final class FilterTests: XCTestCase {
     XCTAssertLessThan(y[11], 1)  // causal smoothing lags a step
   }
 
+  /// With beta = 0 the 1€ filter is a first-order low-pass at `minCutoff`: its step response is
+  /// 1 − (1 − α)ⁿ with α = 1 / (1 + τ/T), τ = 1 / (2π f_c) (Casiez et al. 2012, eq. 1–2).
+  func testOneEuroWithoutSpeedTermIsTheExponentialStepResponse() {
+    let fc = 2.0
+    let y = OneEuroFilter(minCutoff: fc, beta: 0).filter([0] + [Double](repeating: 1, count: 120), sampleRate: fs)
+    let alpha = 1 / (1 + 1 / (2 * Double.pi * fc) * fs)
+    for n in 0...120 { XCTAssertEqual(y[n], 1 - pow(1 - alpha, Double(n)), accuracy: 1e-12, "sample \(n)") }
+    // At the cutoff a sine keeps 1/√2 of its amplitude, as through the analogue first-order low-pass
+    // (the discrete smoother matches it while f ≪ fs).
+    let sine = self.sine(fc, count: 2400)
+    let out = OneEuroFilter(minCutoff: fc, beta: 0).filter(sine, sampleRate: fs)
+    let amplitude = out[1200...].map(abs).max()!
+    XCTAssertEqual(amplitude, 1 / 2.0.squareRoot(), accuracy: 0.02)
+  }
+
   func testKalmanRTSSmoothsNoiseAndBridgesGaps() {
     var rng = SeededGenerator(seed: 5)
     let truth: [Double] = (0..<600).map { (i: Int) -> Double in 0.5 * sin(2 * Double.pi * 0.8 * Double(i) / fs) }
