@@ -72,9 +72,16 @@ struct Reconstruct: ParsableCommand {
       analysis.smoothing.method = smoothing
       analysis.smoothing.cutoff = cutoff
       analysis.smoothing.maxGap = maxGap
-      let analysed = MatchAnalyzer(table: try sport.tableGeometry(), ball: sport.ballModel, options: analysis).run(reconstruction)
+      let table = try sport.tableGeometry()
+      let analysed = MatchAnalyzer(table: table, ball: sport.ballModel, ballRadius: sport.ball.radius, options: analysis)
+        .run(reconstruction)
       reconstruction = analysed.reconstruction
       events = analysed.events
+      if table == nil {
+        Console.error(
+          "note: \(sport.name) has no table: events (bounces, hits, net, rallies) are found for table tennis only and "
+            + "were skipped; players smoothed with constant bone lengths, ball flights fitted with the ball of sports/\(sport.id).toml.")
+      }
     }
     let out = URL(fileURLWithPath: output)
     let tracksURL = out.appendingPathComponent("tracks.csv")

@@ -131,3 +131,31 @@ final class SettlingBallTests: XCTestCase {
         before: incoming(height: 1.1), bounceTime: 1.3, bouncePosition: SIMD3(0.05, 0.1, 0.78), surfaces: surfaces, fps: fps))
   }
 }
+
+/// Without a table (every sport but table tennis) the analysis fits the ball's flights and reports no events.
+final class AnalysisWithoutTableTests: XCTestCase {
+  func testBallFlightsAreFittedAndNoEventsFound() {
+    let fps = 60.0
+    let model = BallModel(drag: 0.0097)  // a tennis ball
+    let p0 = SIMD3<Double>(-10, 0.5, 1.2), v0 = SIMD3<Double>(25, 0, 4)
+    var points: [TrackPoint] = []
+    var rng = SeededGenerator(seed: 11)
+    for frame in 0..<30 where frame != 14 {
+      let p = model.advance(p0, v0, by: Double(frame) / fps).0 + 0.004 * SIMD3(rng.gaussian(), rng.gaussian(), rng.gaussian())
+      points.append(
+        TrackPoint(frame: frame, time: Double(frame) / fps, track: "ball", kind: .ball, joint: "ball", position: p, reprojectionPx: 0.5, views: 3))
+    }
+    // A lone sighting later, in no flight: still reported (there are no rallies to bound the ball).
+    points.append(
+      TrackPoint(frame: 60, time: 1, track: "ball", kind: .ball, joint: "ball", position: SIMD3(3, 1, 0.0335), reprojectionPx: 0.5, views: 2))
+    let analyser = MatchAnalyzer(table: nil, ball: model, ballRadius: 0.0335)
+    let result = analyser.run(Reconstruction(fps: fps, skeleton: Skeleton.builtIn["coco17"]!, points: points))
+    XCTAssertEqual(result.events, [])
+    XCTAssertEqual(result.flights.count, 1)
+    let ball = Dictionary(result.reconstruction.points.filter { $0.kind == .ball }.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
+    XCTAssertEqual(Set(ball.keys), Set(0..<30).union([60]), "every frame seen, and the missed one filled")
+    for (frame, p) in ball where frame < 30 {
+      XCTAssertLessThan(length(p - model.advance(p0, v0, by: Double(frame) / fps).0), 0.004, "frame \(frame)")
+    }
+  }
+}
