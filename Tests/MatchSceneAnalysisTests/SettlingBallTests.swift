@@ -159,3 +159,39 @@ final class AnalysisWithoutTableTests: XCTestCase {
     }
   }
 }
+
+/// A stroke played just above the table: with the ball coming down onto the table first (a
+/// half-volley) it is a bounce then a hit; taken before it lands, a hit alone — though both contacts
+/// lie within the bounce tolerance of the table top.
+final class LowStrokeTests: XCTestCase {
+  let table = TableGeometry(length: 2.74, width: 1.525, surfaceHeight: 0.76, netHeight: 0.1525, ballRadius: 0.02)
+  let fps = 60.0
+
+  /// Events of an incoming flight with state (`incoming`, (6, 0, `vz`)) and an outgoing one with state
+  /// ((1.2, 0, 0.84), (−6, 0, 1.5)), both at t = 1.2 s (frame 72), P2's wrist 12 cm from the contact.
+  func events(incoming: SIMD3<Double>, vz: Double) -> [MatchEvent] {
+    let model = BallModel(drag: 0.126)
+    let a = BallFlight(frames: 60...71, referenceTime: 1.2, position: incoming, velocity: SIMD3(6, 0, vz), rms: 0.002, model: model)
+    let b = BallFlight(frames: 73...90, referenceTime: 1.2, position: SIMD3(1.2, 0, 0.84), velocity: SIMD3(-6, 0, 1.5), rms: 0.002, model: model)
+    var ball: [Int: SIMD3<Double>] = [:]
+    for f in a.frames { ball[f] = a.position(at: Double(f) / fps) }
+    for f in b.frames { ball[f] = b.position(at: Double(f) / fps) }
+    let wrists: [String: [Int: [SIMD3<Double>]]] = ["P2": [72: [SIMD3(1.3, 0.05, 0.9)]], "P1": [72: [SIMD3(-1.8, 0, 1.0)]]]
+    return EventDetector(table: table).detect(flights: [a, b], ball: ball, wrists: wrists, fps: fps)
+  }
+
+  func testAHalfVolleyIsABounceThenAHit() {
+    // The incoming path is 2 cm into the table top at the stroke: it landed about 1.5 frames before.
+    let found = events(incoming: SIMD3(1.2, 0, 0.76), vz: -3).filter { $0.type == .bounce || $0.type == .hit }
+    XCTAssertEqual(found.map(\.type), [.bounce, .hit])
+    XCTAssertEqual(found.first?.surface, "table")
+    XCTAssertEqual(found.last?.track, "P2")
+    XCTAssertLessThan(found[0].time, found[1].time)
+  }
+
+  func testALowStrokeAboveTheTableIsAHitAlone() {
+    let found = events(incoming: SIMD3(1.2, 0, 0.83), vz: -1).filter { $0.type == .bounce || $0.type == .hit }
+    XCTAssertEqual(found.map(\.type), [.hit])
+    XCTAssertEqual(found.first?.track, "P2")
+  }
+}

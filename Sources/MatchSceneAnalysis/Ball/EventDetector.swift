@@ -106,9 +106,29 @@ public struct EventDetector: Sendable {
       if nearTable || abs(height) <= options.surfaceTolerance, vBefore.z < 0, !hops {
         continue  // the ball settling: not an event
       }
+      /// The player whose racket is in reach of the contact, if any.
+      func hitter() -> String? {
+        guard let (track, distance) = nearestPlayer(to: position, frame: frame, wrists: wrists), distance <= options.maxHitDistance
+        else { return nil }
+        return track
+      }
       if nearTable, vBefore.z < 0, vAfter.z > 0 {
         let (tb, pb) = planeCrossing(b, height: table.surfaceHeight + table.ballRadius, near: t, fps: fps) ?? (t, position)
-        if let (tn, pn) = netTouch(before: a, bounceTime: tb, bouncePosition: pb, surfaces: surfaces, fps: fps) {
+        let touch = netTouch(before: a, bounceTime: tb, bouncePosition: pb, surfaces: surfaces, fps: fps)
+        // A bounce keeps the ball's horizontal direction (friction only slows it); a contact just above
+        // the table that sends the ball back, with a racket in reach, is a low stroke.
+        let sentBack = vBefore.x * vAfter.x + vBefore.y * vAfter.y < 0
+        if touch == nil, sentBack, let track = hitter() {
+          // A half-volley: the incoming path reached the table just before the stroke.
+          if let (tc, pc) = descent(of: a, to: table.surfaceHeight + table.ballRadius, before: t + 1 / fps, fps: fps), onTableTop(pc) {
+            events.append(
+              MatchEvent(type: .bounce, frame: Int((tc * fps).rounded()), time: tc, position: pc, speed: length(a.velocity(at: tc)),
+                         surface: "table", side: pc.x < 0 ? "negative_x" : "positive_x"))
+          }
+          events.append(MatchEvent(type: .hit, frame: frame, time: t, track: track, position: position, speed: speed))
+          continue
+        }
+        if let (tn, pn) = touch {
           events.append(MatchEvent(type: .net, frame: Int((tn * fps).rounded()), time: tn, position: pn, speed: length(a.velocity(at: tn))))
         }
         events.append(
@@ -126,9 +146,7 @@ public struct EventDetector: Sendable {
       } else {
         let horizontal = SIMD2(vAfter.x, vAfter.y)
         let isToss = (horizontal * horizontal).sum().squareRoot() < options.tossMaxHorizontalSpeed && vAfter.z > 0
-        guard !isToss, let (hitter, distance) = nearestPlayer(to: position, frame: frame, wrists: wrists),
-          distance <= options.maxHitDistance
-        else {
+        guard !isToss, let hitter = hitter() else {
           // No racket near: a low contact off the table is the floor when the flight after it, followed
           // back, comes down to the floor there (else the two flights are pieces of one, split by a bad
           // observation); anything else is not an event.
@@ -182,6 +200,24 @@ public struct EventDetector: Sendable {
     }
     let p = a.position(at: hi)
     return surfaces.isNetHeight(p) ? (hi, p) : nil
+  }
+
+  /// Whether (x, y) lies on the table top, with the edge slack.
+  func onTableTop(_ p: SIMD3<Double>) -> Bool {
+    abs(p.x) <= table.length / 2 + options.edgeTolerance && abs(p.y) <= table.width / 2 + options.edgeTolerance
+  }
+
+  /// When the incoming flight `a`, followed on from a frame before its last observation (which may lie
+  /// on the surface already), comes down to `height` before `limit` (match time, s), and where; nil
+  /// when it stays above.
+  func descent(of a: BallFlight, to height: Double, before limit: Double, fps: Double) -> (Double, SIMD3<Double>)? {
+    var lo = Double(a.frames.upperBound - 1) / fps, hi = limit
+    guard lo < hi, a.position(at: lo).z > height, a.position(at: hi).z <= height else { return nil }
+    for _ in 0..<40 {
+      let mid = (lo + hi) / 2
+      if a.position(at: mid).z > height { lo = mid } else { hi = mid }
+    }
+    return (hi, a.position(at: hi))
   }
 
   /// When the outgoing flight `b`, followed back in time from its first observation, comes down to
