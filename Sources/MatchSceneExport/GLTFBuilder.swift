@@ -59,6 +59,29 @@ public struct GLTFBuilder: Sendable {
     try addFloatData(values, type: .scalar, usage: usage, name: name)
   }
 
+  /// Appends signed 16-bit components as a normalised accessor (componentType SHORT, `normalized`
+  /// true): readers take each c as max(c / 32767, −1) (§3.11, `NormalizedShort`). glTF allows these for
+  /// rotation (and morph weight) animation outputs only (§3.11); the buffer view has no `target`. `min`
+  /// and `max` are the stored integers: "the `normalized` flag has no effect on these properties"
+  /// (§3.6.2.5).
+  /// - Throws: `GLTFError` when `flat` is empty or not a whole number of elements.
+  public mutating func addNormalizedShorts(_ flat: [Int16], type: GLTFAccessorType, name: String? = nil) throws -> Int {
+    let n = type.componentCount
+    guard !flat.isEmpty, flat.count % n == 0 else {
+      throw GLTFError("accessor \(name ?? "#\(accessorCount)") has \(flat.count) components, not whole \(type.rawValue)s")
+    }
+    var bytes = Data(count: flat.count * 2)
+    bytes.withUnsafeMutableBytes { raw in
+      for (k, c) in flat.enumerated() { raw.storeBytes(of: c.littleEndian, toByteOffset: 2 * k, as: Int16.self) }
+    }
+    let view = appendView(bytes, target: nil)
+    let (lo, hi) = Self.bounds(flat, components: n) { Double($0) }
+    return appendAccessor(
+      GLTFAccessor(
+        name: name, bufferView: view, componentType: GLTFComponentType.short.rawValue, normalized: true,
+        count: flat.count / n, type: type.rawValue, min: lo, max: hi))
+  }
+
   /// A float accessor over elements `elements` of float accessor `source`: the same buffer view from a
   /// later byte offset, no data copied (§3.6.2.4 allows several accessors per view). `values` are the
   /// flat components of those elements, for `min` and `max`.
@@ -67,21 +90,49 @@ public struct GLTFBuilder: Sendable {
   public mutating func addView(of source: Int, elements: Range<Int>, values: ArraySlice<Float>, name: String? = nil)
     -> Int
   {
+    let n = GLTFAccessorType(rawValue: document.accessors![source].type)!.componentCount
+    let (lo, hi) = Self.bounds(values, components: n) { Double($0) }
+    return addView(of: source, component: .float, elements: elements, count: values.count, min: lo, max: hi, name: name)
+  }
+
+  /// The same for a normalised SHORT accessor made by `addNormalizedShorts`; `values` are the stored
+  /// integers of `elements`.
+  public mutating func addView(of source: Int, elements: Range<Int>, values: ArraySlice<Int16>, name: String? = nil)
+    -> Int
+  {
+    let n = GLTFAccessorType(rawValue: document.accessors![source].type)!.componentCount
+    let (lo, hi) = Self.bounds(values, components: n) { Double($0) }
+    return addView(of: source, component: .short, elements: elements, count: values.count, min: lo, max: hi, name: name)
+  }
+
+  private mutating func addView(
+    of source: Int, component: GLTFComponentType, elements: Range<Int>, count: Int, min lo: [Double], max hi: [Double],
+    name: String?
+  ) -> Int {
     let a = document.accessors![source]
     let n = GLTFAccessorType(rawValue: a.type)!.componentCount
-    precondition(a.componentType == GLTFComponentType.float.rawValue && elements.upperBound <= a.count)
-    precondition(values.count == elements.count * n)
-    var lo = [Float](repeating: .infinity, count: n)
-    var hi = [Float](repeating: -.infinity, count: n)
-    for (k, x) in values.enumerated() {
+    precondition(a.componentType == component.rawValue && elements.upperBound <= a.count)
+    precondition(count == elements.count * n)
+    return appendAccessor(
+      GLTFAccessor(
+        name: name, bufferView: a.bufferView,
+        byteOffset: (a.byteOffset ?? 0) + component.byteSize * n * elements.lowerBound, componentType: a.componentType,
+        normalized: a.normalized, count: elements.count, type: a.type, min: lo, max: hi))
+  }
+
+  /// Per-component smallest and largest of `flat` (`components` per element, each read by `value`);
+  /// +0 for a zero so that min/max read the same as the data in every viewer.
+  static func bounds<C: Collection>(_ flat: C, components n: Int, _ value: (C.Element) -> Double) -> (
+    min: [Double], max: [Double]
+  ) {
+    var lo = [Double](repeating: .infinity, count: n)
+    var hi = [Double](repeating: -.infinity, count: n)
+    for (k, e) in flat.enumerated() {
+      let x = value(e)
       lo[k % n] = Swift.min(lo[k % n], x)
       hi[k % n] = Swift.max(hi[k % n], x)
     }
-    return appendAccessor(
-      GLTFAccessor(
-        name: name, bufferView: a.bufferView, byteOffset: (a.byteOffset ?? 0) + 4 * n * elements.lowerBound,
-        componentType: a.componentType, count: elements.count, type: a.type, min: lo.map { Double($0 + 0) },
-        max: hi.map { Double($0 + 0) }))
+    return (lo.map { $0 + 0 }, hi.map { $0 + 0 })
   }
 
   /// Appends triangle indices, as UInt16 when every index is below 65535 and as UInt32 otherwise (the

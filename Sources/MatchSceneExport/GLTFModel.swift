@@ -202,6 +202,11 @@ public struct GLTFAccessor: Sendable, Equatable, Codable {
   public var type: String
   public var min: [Double]?
   public var max: [Double]?
+
+  enum CodingKeys: String, CodingKey {
+    case name, bufferView, byteOffset, componentType, normalized, count, type, min, max
+  }
+
   public init(
     name: String? = nil, bufferView: Int?, byteOffset: Int? = nil, componentType: Int, normalized: Bool? = nil,
     count: Int, type: String, min: [Double]? = nil, max: [Double]? = nil

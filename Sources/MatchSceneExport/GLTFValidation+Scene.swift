@@ -201,6 +201,12 @@ extension GLTFValidation {
           }
         if output.type != expected {
           fail(cloc, "\(path.rawValue) needs \(expected) output, accessor \(sampler.output) is \(output.type)")
+        } else if !Self.allowedOutput(output, for: path) {
+          fail(
+            cloc,
+            "\(path.rawValue) output accessor \(sampler.output) has componentType \(output.componentType)"
+              + (output.normalized == true ? " normalized" : "") + "; glTF allows "
+              + (path == .translation || path == .scale ? "FLOAT only" : "FLOAT or normalized BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT"))
         } else if path == .rotation, let q = accessorValues[sampler.output] {
           for k in 0..<(q.count / 4) {
             let norm: Double = q[(4 * k)..<(4 * k + 4)].reduce(0) { $0 + $1 * $1 }.squareRoot()
@@ -211,6 +217,18 @@ extension GLTFValidation {
           }
         }
       }
+    }
+  }
+
+  /// Component types of animation outputs (§3.11, the table of `path` values): translation and scale
+  /// FLOAT only; rotation and weights FLOAT or a normalised signed or unsigned 8- or 16-bit integer.
+  static func allowedOutput(_ a: GLTFAccessor, for path: GLTFAnimationPath) -> Bool {
+    if a.componentType == GLTFComponentType.float.rawValue { return a.normalized != true }
+    switch path {
+    case .translation, .scale: return false
+    case .rotation, .weights:
+      let integers = [GLTFComponentType.byte, .unsignedByte, .short, .unsignedShort].map(\.rawValue)
+      return a.normalized == true && integers.contains(a.componentType)
     }
   }
 

@@ -168,19 +168,25 @@ struct GLTFValidation {
     } else {
       values = [Double](repeating: 0, count: a.count * n)  // no buffer view: all zeros (§3.6.2.3)
     }
-    if a.normalized == true {
-      values = values.map { Self.normalize($0, component) }
-    }
     if component == .float, let k = values.firstIndex(where: { !$0.isFinite }) {
       fail(loc, "element \(k / n) component \(k % n) is \(values[k]) (float data must be finite)")
       accessorValues[i] = values
       return
     }
-    accessorValues[i] = values
+    // Bounds are checked on the stored values: "the normalized flag has no effect on these properties".
     checkBounds(i, values: values, componentCount: n, isFloat: component == .float)
+    if a.normalized == true {
+      if component == .float || component == .unsignedInt {
+        fail(loc, "normalized must not be true for \(component) components")
+      } else {
+        values = values.map { Self.normalize($0, component) }
+      }
+    }
+    accessorValues[i] = values
   }
 
-  /// `min`/`max` must equal the smallest/largest component values (§3.6.2.5), compared in Float32 for floats.
+  /// `min`/`max` must equal the smallest/largest stored component values (§3.6.2.5: integers as
+  /// stored even when `normalized`), compared in Float32 for floats.
   mutating func checkBounds(_ i: Int, values: [Double], componentCount n: Int, isFloat: Bool) {
     let a = accessors[i]
     var lo = [Double](repeating: .infinity, count: n)

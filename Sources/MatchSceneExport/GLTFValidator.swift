@@ -6,11 +6,13 @@ import Foundation
 /// the GLB container (§4.4: magic, version, length, chunk types, 4-byte chunk alignment); buffer views
 /// inside their buffers; accessors inside their buffer views with consistent component type, type, count
 /// and alignment (§3.6.2); `min`/`max` present where required (POSITION, animation inputs) and equal to the
-/// data within Float32 precision wherever present; no NaN or infinity in float data; every referenced index
+/// data within Float32 precision wherever present (the stored integers for normalised accessors,
+/// §3.6.2.5); `normalized` only on BYTE and SHORT types; no NaN or infinity in float data; every referenced index
 /// (scene, node, mesh, material, camera, accessor, buffer view, buffer, sampler) valid; the node hierarchy
 /// acyclic with at most one parent per node and scene roots without parents (§3.5.1); animation inputs
-/// strictly increasing and non-negative, output counts matching (§3.11), output types matching their
-/// target paths, and rotations unit quaternions.
+/// strictly increasing and non-negative, output counts matching (§3.11), output types and component
+/// types matching their target paths (translation and scale FLOAT, rotation FLOAT or normalised
+/// integers), and rotations unit quaternions (after de-normalising).
 ///
 /// It is not the Khronos glTF-Validator: extensions, textures, skins and morph targets are not checked.
 public enum GLTFValidator {

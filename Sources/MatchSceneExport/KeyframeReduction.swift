@@ -1,3 +1,4 @@
+import Foundation
 import MatchSceneCore
 
 /// Error-bounded keyframe reduction of sampled animation channels.
@@ -16,11 +17,13 @@ import MatchSceneCore
 ///   fits and the first that does not. The result is exact (every dropped sample is checked) and close
 ///   to the fewest keys; when the error is not monotone in the segment length the bisection may stop
 ///   short of the longest segment that fits, which costs keys, never accuracy.
-/// - STEP channels keep a key wherever the value moves further than the tolerance from the last kept
-///   value (with tolerance 0: wherever it changes), so the held value never strays further than that.
+/// - STEP channels go through the same search with the error of holding key i's value at sample k: a
+///   key is kept wherever the value moves further than the tolerance from the last kept value (with
+///   tolerance 0: wherever it changes), so the held value never strays further than that.
 enum KeyframeReduction {
-  /// Indices of the keys to keep of a LINEAR channel of `count` samples: `error(i, j, k)` is the error at
-  /// sample k (i < k < j) of the channel interpolated between samples i and j.
+  /// Indices of the keys to keep of a channel of `count` samples: `error(i, j, k)` is the error at
+  /// sample k (i < k < j) of the channel interpolated between samples i and j (LINEAR), or holding
+  /// sample i (STEP).
   /// - Returns: ascending indices starting with 0 and ending with `count − 1` (all of them when
   ///   `count ≤ 2`).
   static func linear(count n: Int, tolerance: Double, error: (Int, Int, Int) -> Double) -> [Int] {
@@ -65,16 +68,6 @@ enum KeyframeReduction {
     return kept
   }
 
-  /// Indices of the keys to keep of a STEP channel of `count` samples: 0, every k whose value is further
-  /// than `tolerance` from the last kept value (`distance(k, last)`), and `count − 1`.
-  static func step(count n: Int, tolerance: Double, distance: (Int, Int) -> Double) -> [Int] {
-    guard n > 2 else { return Array(0..<n) }
-    var kept = [0]
-    for k in 1..<(n - 1) where distance(k, kept[kept.count - 1]) > tolerance { kept.append(k) }
-    kept.append(n - 1)
-    return kept
-  }
-
   // MARK: - Errors of glTF's interpolation (§3.11: LINEAR is lerp for translation and scale, slerp for rotation)
 
   /// The LINEAR error of vec3 samples `v` at times `t`: the distance between sample k and the straight
@@ -86,29 +79,45 @@ enum KeyframeReduction {
     }
   }
 
-  /// The LINEAR error of unit quaternions `q` (x, y, z, w) at times `t`: the rotation angle, radians,
-  /// between sample k and the spherical linear interpolation between samples i and j.
-  static func rotationError(_ q: [SIMD4<Double>], times t: [Double]) -> (Int, Int, Int) -> Double {
+  /// The LINEAR error of rotations at times `t`: `shownError` of the spherical linear interpolation
+  /// between `keys[i]` and `keys[j]` (the values a reader takes keys i and j for: `samples` themselves,
+  /// or their decoded quantised form, unit to within rounding) against `samples[k]`.
+  static func rotationError(keys: [SIMD4<Double>], samples: [SIMD4<Double>], times t: [Double]) -> (Int, Int, Int)
+    -> Double
+  {
     { i, j, k in
       let u = (t[k] - t[i]) / (t[j] - t[i])
-      return angle(slerp(q[i], q[j], u), q[k])
+      return shownError(slerp(keys[i], keys[j], u), samples[k])
     }
   }
 
-  /// Spherical linear interpolation from `a` (u = 0) to `b` (u = 1) along the shorter arc (`b` is negated
-  /// when a · b < 0, as Three.js and other viewers do); normalised linear interpolation when the two are
-  /// within 0.05° of each other, where slerp's division loses precision.
+  /// How far quaternion `shown`, used as it is, turns things from where unit quaternion `sample` puts
+  /// them, radians: the angle between the two plus 2 |‖shown‖² − 1|. Viewers build the rotation matrix
+  /// of a quaternion q without normalising it, M(q) = I + ‖q‖² (M(q/‖q‖) − I), so a unit vector v
+  /// moves by at most |M(q/‖q‖) v − M(sample) v| + |‖q‖² − 1| · |M(q/‖q‖) v − v| ≤ angle + 2 |‖q‖² − 1|.
+  /// The second term is below 2.5e-4 for decoded normalised SHORTs and 1e-6 for Float32.
+  static func shownError(_ shown: SIMD4<Double>, _ sample: SIMD4<Double>) -> Double {
+    angle(shown, sample) + 2 * abs((shown * shown).sum() - 1)
+  }
+
+  /// Spherical linear interpolation from `a` (u = 0) to `b` (u = 1) along the shorter arc, computed as
+  /// viewers compute it from the values stored (Three.js r111 `Quaternion.slerpFlat`): the inputs are not
+  /// normalised first, and only when sin² of their angle is below machine epsilon does it fall back to
+  /// a normalised linear interpolation.
   static func slerp(_ a: SIMD4<Double>, _ b: SIMD4<Double>, _ u: Double) -> SIMD4<Double> {
-    var b = b
-    var d = (a * b).sum()
-    if d < 0 {
-      b = -b
-      d = -d
+    guard a != b else { return a }
+    let cos = (a * b).sum()
+    let direction: Double = cos >= 0 ? 1 : -1
+    let sin2 = 1 - cos * cos
+    var s = 1 - u, t = u
+    if sin2 > Double.ulpOfOne {
+      let sin = sin2.squareRoot()
+      let length = atan2(sin, cos * direction)
+      s = Foundation.sin(s * length) / sin
+      t = Foundation.sin(t * length) / sin
     }
-    if d > 1 - 1e-7 { return Quaternion.normalized(a + (b - a) * u) }
-    let theta = acos(min(1, d))
-    let s = sin(theta)
-    return Quaternion.normalized(a * (sin((1 - u) * theta) / s) + b * (sin(u * theta) / s))
+    let r = a * s + b * (t * direction)
+    return s == 1 - t ? Quaternion.normalized(r) : r
   }
 
   /// The angle, radians, of the rotation from unit quaternion `a` to `b`: 4 atan2(|a − b|, |a + b|) with
@@ -122,9 +131,3 @@ enum KeyframeReduction {
     return 4 * atan2(minus, plus)
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif

@@ -23,7 +23,9 @@ import MatchSceneCore
 /// out. `SceneOptions.clips` add more animations the same way, each with times from 0 s; a clip within
 /// the match shares the match's data (its outputs are views into the match's). `SceneOptions.ballTrail`
 /// adds `ball/trail-1`…; `SceneOptions.keyframeTolerance` thins out every channel's keys, each channel
-/// then with its own time accessor (shared where the kept frames coincide).
+/// then with its own time accessor (shared where the kept frames coincide; channels that keep every
+/// frame share the animation's). `SceneOptions.rotationEncoding` stores rotations as Float32 or as
+/// normalised SHORTs.
 public enum MatchSceneGLTF {
   public static let rootName = "matchscene"
   public static let ballName = "ball"
@@ -58,7 +60,7 @@ public enum MatchSceneGLTF {
       GLTFNode(name: rootName, rotation: Self.array(Quaternion.float32(Quaternion.fromMatrix(yUpFromWorld)))))
 
     if options.includeVenue { try scene.addVenue(sport: sport, parent: root) }
-    let range = reconstruction.frameRange
+    let range = table.frameRange  // reconstruction.frameRange, without another pass over the points
     try scene.addPlayers(reconstruction, parent: root, firstFrame: range?.lowerBound)
     try scene.addBalls(reconstruction, sport: sport, parent: root, firstFrame: range?.lowerBound)
     if options.includeCameras {

@@ -2,25 +2,23 @@ import Dispatch
 import MatchSceneCore
 
 extension SceneAssembly {
-  /// How the keys of a channel may be thinned out (`SceneOptions.keyframeTolerance`).
-  enum KeyRule {
-    /// vec3 samples (translations, limb scales) within `keyframeTolerance`, Euclidean.
-    case distance
-    /// Quaternion samples within this many radians.
-    case angle(Double)
-    /// STEP samples: keep every change.
-    case changes
-  }
-
-  /// One animated property over an animation's frames, as glTF stores it: `components` Float32 per frame.
+  /// One animated property over an animation's frames: `components` Float32 per frame (`flat`), and
+  /// the normalised shorts written instead (`shorts`) for rotations with `RotationEncoding.normalizedShort`.
   struct ChannelSamples {
     var node: Int
     var path: GLTFAnimationPath
     var interpolation: GLTFInterpolation
     var components: Int
     var flat: [Float]
+    var shorts: [Int16]?
     var rule: KeyRule
     var label: String
+  }
+
+  /// Components as stored in the buffer.
+  enum Stored: Hashable {
+    case floats([Float])
+    case shorts([Int16])
   }
 
   /// A channel as written: the frames kept (indices into the animation's frames), its output accessor
@@ -28,7 +26,7 @@ extension SceneAssembly {
   struct WrittenChannel {
     var kept: [Int]
     var output: Int
-    var picked: [Float]
+    var picked: Stored
   }
 
   /// The state of one animation being written: its times and the inputs and samplers made so far.
@@ -99,25 +97,27 @@ extension SceneAssembly {
     var match: (frames: ClosedRange<Int>, samples: [ChannelSamples], written: [WrittenChannel])?
     if let range {
       let inside = clips.filter { range.contains($0.frames.lowerBound) && range.contains($0.frames.upperBound) }
-      let forced = Set(inside.flatMap { [$0.frames.lowerBound, $0.frames.upperBound] }).map { $0 - range.lowerBound }
       let (samples, written) = try addAnimation(
-        name: MatchSceneGLTF.animationName, frames: range, fps: fps, forced: forced.sorted())
+        name: MatchSceneGLTF.animationName, frames: range, fps: fps,
+        clips: inside.map { ($0.frames.lowerBound - range.lowerBound)...($0.frames.upperBound - range.lowerBound) })
       match = (range, samples, written)
     }
     for clip in clips {
       if let match, match.frames.contains(clip.frames.lowerBound), match.frames.contains(clip.frames.upperBound) {
         try addClipView(clip, of: match, fps: fps)
       } else {
-        _ = try addAnimation(name: clip.name, frames: clip.frames, fps: fps, forced: [])
+        _ = try addAnimation(name: clip.name, frames: clip.frames, fps: fps, clips: [])
       }
     }
   }
 
-  /// Samples, reduces and writes animation `name` over `frames`, keeping the keys at `forced` (indices
-  /// into `frames`, ascending).
-  mutating func addAnimation(name: String, frames: ClosedRange<Int>, fps: Double, forced: [Int]) throws -> (
-    [ChannelSamples], [WrittenChannel]
-  ) {
+  /// Samples, reduces and writes animation `name` over `frames`; `clips` (index ranges into `frames`)
+  /// will view its data, so every channel keeps a key at their first and last frames, and a channel
+  /// keeps every frame where that takes fewer bytes with the clips' time accessors counted (`cheaper`).
+  mutating func addAnimation(name: String, frames: ClosedRange<Int>, fps: Double, clips: [ClosedRange<Int>]) throws
+    -> ([ChannelSamples], [WrittenChannel])
+  {
+    let forced = Set(clips.flatMap { [$0.lowerBound, $0.upperBound] }).sorted()
     var writer = try AnimationWriter(name: name, frames: frames, fps: fps)
     let seconds = writer.times.map(Double.init)
     // Sampling and reduction are independent per node: spread them over the cores, then write in order.
@@ -128,21 +128,30 @@ extension SceneAssembly {
       let me = shared.input
       let samples = me.channelSamples(
         node: nodes[i].node, driver: nodes[i].driver, name: name, frames: frames, fps: fps, constants: constants)
-      shared.slots[i] = samples.map { ($0, me.keep($0, seconds: seconds, forced: forced)) }
+      let bytes = { (c: ChannelSamples) in c.components * (c.shorts == nil ? 4 : 2) }
+      if me.options.sharedKeysPerNode {
+        let kept = me.keep(samples, seconds: seconds, forced: forced)
+        let all = samples.map(bytes).reduce(0, +)
+        let chosen = Self.cheaper(kept, bytesPerKey: all, frames: seconds.count, clips: clips)
+        shared.slots[i] = samples.map { ($0, chosen) }
+      } else {
+        shared.slots[i] = samples.map { c in
+          let kept = me.keep([c], seconds: seconds, forced: forced)
+          return (c, Self.cheaper(kept, bytesPerKey: bytes(c), frames: seconds.count, clips: clips))
+        }
+      }
     }
     let perNode = shared.results()
     let samples = perNode.flatMap { $0.map(\.0) }
     var written: [WrittenChannel] = []
     written.reserveCapacity(samples.count)
     for (c, kept) in perNode.joined() {
-      var picked: [Float]
-      if kept.count == writer.times.count {
-        picked = c.flat
-      } else {
-        picked = []
-        picked.reserveCapacity(kept.count * c.components)
-        for k in kept { picked += c.flat[(k * c.components)..<(k * c.components + c.components)] }
-      }
+      let picked: Stored =
+        if let shorts = c.shorts {
+          .shorts(Self.pick(shorts, kept: kept, components: c.components, frames: writer.times.count))
+        } else {
+          .floats(Self.pick(c.flat, kept: kept, components: c.components, frames: writer.times.count))
+        }
       let output = try output(picked, components: c.components, label: c.label)
       try writer.add(
         node: c.node, path: c.path, interpolation: c.interpolation, kept: kept, output: output, builder: &builder)
@@ -172,9 +181,13 @@ extension SceneAssembly {
       } else if let v = views[[w.output, lo, hi]] {
         output = v
       } else {
-        output = builder.addView(
-          of: w.output, elements: lo..<(hi + 1), values: w.picked[(lo * c.components)..<((hi + 1) * c.components)],
-          name: "\(clip.name)/\(c.label.drop { $0 != "/" }.dropFirst())")
+        let components = (lo * c.components)..<((hi + 1) * c.components)
+        let name = "\(clip.name)/\(c.label.drop { $0 != "/" }.dropFirst())"
+        output =
+          switch w.picked {
+          case .floats(let values): builder.addView(of: w.output, elements: lo..<(hi + 1), values: values[components], name: name)
+          case .shorts(let values): builder.addView(of: w.output, elements: lo..<(hi + 1), values: values[components], name: name)
+          }
         views[[w.output, lo, hi]] = output
       }
       try writer.add(
@@ -208,76 +221,44 @@ extension SceneAssembly {
     return lo
   }
 
-  /// The output accessor of `flat`, written once per distinct content (a limb's translation is its
-  /// first joint's).
-  mutating func output(_ flat: [Float], components: Int, label: String) throws -> Int {
-    let key = OutputKey(components: components, values: flat)
-    if let o = outputs[key] { return o }
-    let type: GLTFAccessorType = components == 4 ? .vec4 : .vec3
-    let o = try builder.addFloats(flat, type: type, usage: .animation, name: label)
-    outputs[key] = o
-    return o
+  /// The elements `kept` of `flat` (`components` per element; `flat` itself when every one of the
+  /// `frames` is kept).
+  static func pick<T>(_ flat: [T], kept: [Int], components m: Int, frames n: Int) -> [T] {
+    if kept.count == n { return flat }
+    var picked: [T] = []
+    picked.reserveCapacity(kept.count * m)
+    for k in kept { picked += flat[(k * m)..<(k * m + m)] }
+    return picked
   }
 
-  /// The keys kept of `c` (every frame without keyframe reduction), always including the first, the
-  /// last and `forced`: each stretch between those is reduced on its own (`KeyframeReduction`).
-  func keep(_ c: ChannelSamples, seconds: [Double], forced: [Int]) -> [Int] {
-    let n = seconds.count
-    let tolerance = options.keyframeTolerance
-    guard tolerance > 0, n > 2 else { return Array(0..<n) }
-    let m = c.components
-    var v3: [SIMD3<Double>] = []
-    var v4: [SIMD4<Double>] = []
-    if m == 3 {
-      v3.reserveCapacity(n)
-      for k in 0..<n {
-        let x = Double(c.flat[3 * k]), y = Double(c.flat[3 * k + 1]), z = Double(c.flat[3 * k + 2])
-        v3.append(SIMD3(x, y, z))
+  /// The output accessor of `values`, written once per distinct content (a limb's translation is its
+  /// first joint's).
+  mutating func output(_ values: Stored, components: Int, label: String) throws -> Int {
+    let key = OutputKey(components: components, values: values)
+    if let o = outputs[key] { return o }
+    let type: GLTFAccessorType = components == 4 ? .vec4 : .vec3
+    let o =
+      switch values {
+      case .floats(let flat): try builder.addFloats(flat, type: type, usage: .animation, name: label)
+      case .shorts(let flat): try builder.addNormalizedShorts(flat, type: type, name: label)
       }
-    } else {
-      v4.reserveCapacity(n)
-      for k in 0..<n {
-        let x = Double(c.flat[4 * k]), y = Double(c.flat[4 * k + 1])
-        let z = Double(c.flat[4 * k + 2]), w = Double(c.flat[4 * k + 3])
-        v4.append(SIMD4(x, y, z, w))
-      }
-    }
-    let bounds = Array(Set([0, n - 1] + forced.filter { $0 > 0 && $0 < n - 1 })).sorted()
-    var kept = [0]
-    for (start, end) in zip(bounds, bounds.dropFirst()) {
-      let count = end - start + 1
-      let piece: [Int]
-      switch (c.rule, c.interpolation) {
-      case (.changes, _):
-        piece = KeyframeReduction.step(count: count, tolerance: 0) {
-          m == 3 ? length(v3[start + $0] - v3[start + $1]) : KeyframeReduction.angle(v4[start + $0], v4[start + $1])
-        }
-      case (.distance, .step):
-        piece = KeyframeReduction.step(count: count, tolerance: tolerance) { length(v3[start + $0] - v3[start + $1]) }
-      case (.angle(let limit), .step):
-        piece = KeyframeReduction.step(count: count, tolerance: limit) {
-          KeyframeReduction.angle(v4[start + $0], v4[start + $1])
-        }
-      case (.distance, _):
-        let error = KeyframeReduction.vec3Error(v3, times: seconds)
-        piece = KeyframeReduction.linear(count: count, tolerance: tolerance) { error(start + $0, start + $1, start + $2) }
-      case (.angle(let limit), _):
-        let error = KeyframeReduction.rotationError(v4, times: seconds)
-        piece = KeyframeReduction.linear(count: count, tolerance: limit) { error(start + $0, start + $1, start + $2) }
-      }
-      kept += piece.dropFirst().map { start + $0 }
-    }
-    return kept
+    outputs[key] = o
+    return o
   }
 
   /// Constant samples shared by the STEP channels of `completeTransformChannels`.
   struct Constants: Sendable {
     var identity: [Float]
+    var identityShorts: [Int16]
     var ones: [Float]
     var zeros: [Float]
     init(count n: Int) {
       identity = [Float](repeating: 0, count: 4 * n)
-      for k in 0..<n { identity[4 * k + 3] = 1 }
+      identityShorts = [Int16](repeating: 0, count: 4 * n)
+      for k in 0..<n {
+        identity[4 * k + 3] = 1
+        identityShorts[4 * k + 3] = NormalizedShort.encode(1)
+      }
       ones = [Float](repeating: 1, count: 3 * n)
       zeros = [Float](repeating: 0, count: 3 * n)
     }
@@ -293,9 +274,9 @@ extension SceneAssembly {
     let n = frames.count
     let linear = options.interpolation
     let complete = options.completeTransformChannels
-    let identity = constants.identity
     let ones = constants.ones
     let zeros = constants.zeros
+    let shortRotations = options.rotationEncoding == .normalizedShort
     func flat(_ p: [SIMD3<Double>]) -> [Float] {
       var out: [Float] = []
       out.reserveCapacity(3 * p.count)
@@ -304,19 +285,26 @@ extension SceneAssembly {
     }
     var out: [ChannelSamples] = []
     do {
-      func add(_ path: GLTFAnimationPath, _ interpolation: GLTFInterpolation, _ m: Int, _ values: [Float], _ rule: KeyRule,
-        _ label: String)
-      {
+      func add(
+        _ path: GLTFAnimationPath, _ interpolation: GLTFInterpolation, _ m: Int, _ values: [Float], _ rule: KeyRule,
+        _ label: String, shorts: [Int16]? = nil
+      ) {
         out.append(
           ChannelSamples(
-            node: node, path: path, interpolation: interpolation, components: m, flat: values, rule: rule, label: label))
+            node: node, path: path, interpolation: interpolation, components: m, flat: values, shorts: shorts, rule: rule,
+            label: label))
+      }
+      func addIdentityRotation() {
+        add(
+          .rotation, .step, 4, constants.identity, .changes, "\(name)/identity-rotation",
+          shorts: shortRotations ? constants.identityShorts : nil)
       }
       switch driver {
       case .point(let track, let joint):
         add(.translation, linear, 3, flat(table.series(track: track, joint: joint, frames: frames)!), .distance,
           "\(name)/\(track)/\(joint)")
         if complete {
-          add(.rotation, .step, 4, identity, .changes, "\(name)/identity-rotation")
+          addIdentityRotation()
           add(.scale, .step, 3, ones, .changes, "\(name)/unit-scale")
         }
       case .limb(let track, let from, let to):
@@ -326,7 +314,10 @@ extension SceneAssembly {
         // A rotation error θ moves the limb's far end by at most L θ, L its greatest length in the clip.
         let longest = pose.scale.map { Double($0.y) }.max() ?? Self.minimumLimbLength
         let angle = options.keyframeTolerance / max(longest, Self.minimumLimbLength)
-        add(.rotation, linear, 4, Self.flatten(pose.rotation), .angle(angle), "\(label)/R")
+        let rotation = Self.flatten(pose.rotation)
+        add(
+          .rotation, linear, 4, rotation, .angle(angle), "\(label)/R",
+          shorts: shortRotations ? NormalizedShort.encode(rotation) : nil)
         add(.scale, linear, 3, Self.flatten(pose.scale), .distance, "\(label)/S")
       case .visibility(let track):
         let gap = Int((options.hideGapsLongerThan * fps).rounded())
@@ -337,13 +328,13 @@ extension SceneAssembly {
           scale += [s, s, s]
         }
         if complete { add(.translation, .step, 3, zeros, .changes, "\(name)/zero-translation") }
-        if complete { add(.rotation, .step, 4, identity, .changes, "\(name)/identity-rotation") }
+        if complete { addIdentityRotation() }
         add(.scale, .step, 3, scale, .changes, "\(name)/\(track)/visible")
       case .trail(let track, let joint, let delay, let size):
         let late = (frames.lowerBound - delay)...(frames.upperBound - delay)
         let label = "\(name)/\(MatchSceneGLTF.ballName)/trail-\(delay)"
         add(.translation, linear, 3, flat(table.series(track: track, joint: joint, frames: late)!), .distance, label)
-        if complete { add(.rotation, .step, 4, identity, .changes, "\(name)/identity-rotation") }
+        if complete { addIdentityRotation() }
         var scale: [Float] = []
         scale.reserveCapacity(3 * n)
         for f in late {

@@ -18,11 +18,11 @@ struct SceneAssembly {
     case trail(track: String, joint: String, delay: Int, size: Float)
   }
 
-  /// Floats of an accessor's data with their type, to share identical animation outputs (a limb's
-  /// translation is its first joint's).
+  /// An accessor's data with its type, to share identical animation outputs (a limb's translation is
+  /// its first joint's).
   struct OutputKey: Hashable {
     var components: Int
-    var values: [Float]
+    var values: Stored
   }
 
   var builder: GLTFBuilder
@@ -106,7 +106,7 @@ struct SceneAssembly {
   // MARK: - Players and ball
 
   mutating func addPlayers(_ reconstruction: Reconstruction, parent: Int, firstFrame: Int?) throws {
-    let players = reconstruction.trackIDs.filter { $0.kind == .player }.map(\.id)
+    let players = table.trackIDs.filter { $0.kind == .player }.map(\.id)
     guard let firstFrame, !players.isEmpty else { return }
     let skeleton = reconstruction.skeleton
     let sphere = try addGeometry(.icosphere(radius: options.jointRadius, subdivisions: 1), name: "joint")
@@ -147,7 +147,7 @@ struct SceneAssembly {
   }
 
   mutating func addBalls(_ reconstruction: Reconstruction, sport: SportSpec, parent: Int, firstFrame: Int?) throws {
-    let balls = reconstruction.trackIDs.filter { $0.kind == .ball }.map(\.id)
+    let balls = table.trackIDs.filter { $0.kind == .ball }.map(\.id)
     guard let firstFrame, !balls.isEmpty else { return }
     guard let color = sport.venue.colors["ball"] else {
       throw InputError(file: "sports/\(sport.id).toml", location: .key("colors.ball"), "missing colour")
@@ -160,7 +160,7 @@ struct SceneAssembly {
       // The ball track carries joint `ball`; take whatever joint it has.
       guard
         let joint = ["ball"].first(where: { table.has(track: track, joint: $0) })
-          ?? reconstruction.points.first(where: { $0.track == track })?.joint
+          ?? table.joints(of: track).first
       else { continue }
       let at = table.series(track: track, joint: joint, frames: firstFrame...firstFrame)![0]
       let node = builder.addNode(

@@ -44,8 +44,19 @@ public struct SceneOptions: Sendable {
   /// (always its first and last) such that interpolating between them reproduces every frame within
   /// this distance: translations by Euclidean distance, limb scales along the limb, limb rotations
   /// within `keyframeTolerance / L` radians for a limb at most L long in the clip (so its far end moves
-  /// less than the tolerance); STEP channels keep only their changes. See `KeyframeReduction`.
+  /// less than the tolerance); STEP channels keep only their changes. See `KeyframeReduction`. A
+  /// channel keeps every frame instead where that takes fewer bytes (`SceneAssembly.cheaper`): noise
+  /// can leave so many keys that their own time accessors cost more than the frames they drop.
   public var keyframeTolerance: Double = 0
+  /// With keyframe reduction, give every channel of an animated node the same keys: a frame is dropped
+  /// only where all of them stay within the tolerance. assimp 5.2's Collada exporter needs this (with
+  /// `completeTransformChannels`): channels of one node with different key counts come out as
+  /// references to sources it never writes, and the file does not re-import.
+  public var sharedKeysPerNode: Bool = false
+  /// How animated rotations are stored: `.float` (the default, every reader) or `.normalizedShort`
+  /// (half the bytes; not for assimp 5.2). With `.normalizedShort` the keyframe reduction measures the
+  /// error of the integers written, as a reader decodes and interpolates them.
+  public var rotationEncoding: RotationEncoding = .float
 
   public init(
     clips: [(name: String, frames: ClosedRange<Int>)] = [], sceneExtras: [String: JSONValue] = [:],

@@ -2,33 +2,96 @@ import MatchSceneCore
 
 /// The reconstruction's positions by track, joint and frame, with hold-nearest sampling for frames
 /// without data.
+///
+/// Stored densely over the reconstruction's frame range, one series per track and joint, each already
+/// filled the way `series` samples it, so that sampling a range is a copy (no per-frame lookups).
 struct TrackTable {
-  /// positions[track][joint][frame], metres, calibration world.
-  private var positions: [String: [String: [Int: SIMD3<Double>]]] = [:]
-  /// Known frames of each track/joint, ascending.
-  private var frames: [String: [String: [Int]]] = [:]
+  /// Frame rate of the reconstruction, frames per second.
+  let fps: Double
+  /// First to last frame of any point; nil without points.
+  let frameRange: ClosedRange<Int>?
+  /// Track ids in order of first appearance, with their kind (players first, then balls), as
+  /// `Reconstruction.trackIDs`.
+  let trackIDs: [(id: String, kind: TrackKind)]
+  /// Series index of each track's joints, in order of first appearance.
+  private var index: [String: [(joint: String, series: Int)]] = [:]
+  /// filled[s][i]: the position of series s at frame lowerBound + i, or the hold-nearest value.
+  private var filled: [[SIMD3<Double>]] = []
+  /// present[s][i]: whether series s has data at frame lowerBound + i itself.
+  private var present: [[Bool]] = []
+  /// Frames of series s that have data, ascending.
+  private var knownFrames: [[Int]] = []
 
   /// - Throws: `GLTFError` naming track, joint and frame of the first non-finite position.
   init(_ reconstruction: Reconstruction) throws {
     fps = reconstruction.fps
+    var lo = Int.max, hi = Int.min
     for p in reconstruction.points {
       guard p.position.x.isFinite, p.position.y.isFinite, p.position.z.isFinite else {
-        throw GLTFError(
-          "track \(p.track) joint \(p.joint) frame \(p.frame): position \(p.position) is not finite")
+        throw GLTFError("track \(p.track) joint \(p.joint) frame \(p.frame): position \(p.position) is not finite")
       }
-      positions[p.track, default: [:]][p.joint, default: [:]][p.frame] = p.position
+      lo = min(lo, p.frame)
+      hi = max(hi, p.frame)
     }
-    for (track, joints) in positions {
-      for (joint, byFrame) in joints { frames[track, default: [:]][joint] = byFrame.keys.sorted() }
+    guard lo <= hi else {
+      frameRange = nil
+      trackIDs = []
+      return
     }
+    frameRange = lo...hi
+    let n = hi - lo + 1
+    var players: [String] = [], balls: [String] = []
+    var values: [[SIMD3<Double>]] = []
+    for p in reconstruction.points {
+      let s: Int
+      if let i = index[p.track]?.first(where: { $0.joint == p.joint })?.series {
+        s = i
+      } else {
+        s = values.count
+        if index[p.track] == nil {
+          if p.kind == .player { players.append(p.track) } else { balls.append(p.track) }
+        }
+        index[p.track, default: []].append((p.joint, s))
+        values.append([SIMD3<Double>](repeating: .zero, count: n))
+        present.append([Bool](repeating: false, count: n))
+      }
+      values[s][p.frame - lo] = p.position
+      present[s][p.frame - lo] = true
+    }
+    trackIDs = players.map { ($0, .player) } + balls.map { ($0, .ball) }
+    // Hold the last known value forward; before the first known frame take the first known value.
+    for s in values.indices {
+      var known: [Int] = []
+      var held: SIMD3<Double>?
+      for i in 0..<n {
+        if present[s][i] {
+          held = values[s][i]
+          known.append(lo + i)
+        } else if let held {
+          values[s][i] = held
+        }
+      }
+      let first = values[s][known[0] - lo]
+      for i in 0..<(known[0] - lo) { values[s][i] = first }
+      knownFrames.append(known)
+    }
+    filled = values
   }
+
+  private func series(_ track: String, _ joint: String) -> Int? {
+    index[track]?.first(where: { $0.joint == joint })?.series
+  }
+
+  /// The joints of `track` with data, in order of first appearance.
+  func joints(of track: String) -> [String] { index[track]?.map(\.joint) ?? [] }
 
   /// Whether `track` is on stage at `frame`: some joint has data at the frame, or known frames on both
   /// sides of it no more than `gap` frames apart (a short gap, bridged by interpolation). Before a
   /// track's first and after its last frame it is off stage.
   func present(track: String, frame: Int, gap: Int) -> Bool {
-    guard let joints = frames[track] else { return false }
-    for (_, known) in joints {
+    guard let joints = index[track] else { return false }
+    for (_, s) in joints {
+      let known = knownFrames[s]
       // Index of the first known frame ≥ frame (binary search).
       var lo = 0, hi = known.count
       while lo < hi {
@@ -41,39 +104,27 @@ struct TrackTable {
     return false
   }
 
-  /// Frame rate of the reconstruction, frames per second.
-  let fps: Double
-
   /// Whether `track` has a position of `joint` at `frame` itself.
-  func known(track: String, joint: String, frame: Int) -> Bool { positions[track]?[joint]?[frame] != nil }
+  func known(track: String, joint: String, frame: Int) -> Bool {
+    guard let s = series(track, joint), let range = frameRange, range.contains(frame) else { return false }
+    return present[s][frame - range.lowerBound]
+  }
 
   /// Whether `track` has any position of `joint`.
-  func has(track: String, joint: String) -> Bool { positions[track]?[joint] != nil }
+  func has(track: String, joint: String) -> Bool { series(track, joint) != nil }
 
   /// The position of `joint` in `track` at every frame of `range`. A frame without data takes the nearest
   /// known frame before it, else the nearest after it (so nothing jumps to the origin). Nil when the
   /// track has no data of that joint at all.
   func series(track: String, joint: String, frames range: ClosedRange<Int>) -> [SIMD3<Double>]? {
-    guard let byFrame = positions[track]?[joint], let known = frames[track]?[joint], let first = known.first else {
-      return nil
-    }
-    var out: [SIMD3<Double>] = []
+    guard let s = series(track, joint), let all = frameRange else { return nil }
+    let values = filled[s]
+    let a = max(range.lowerBound, all.lowerBound), b = min(range.upperBound, all.upperBound)
+    // Frames before the table hold its first value, frames after it its last.
+    var out = [SIMD3<Double>](repeating: values[0], count: max(0, min(range.upperBound, all.lowerBound - 1) - range.lowerBound + 1))
     out.reserveCapacity(range.count)
-    // Index of the first known frame > range.lowerBound (binary search), then advanced as f grows.
-    var lo = 0, hi = known.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if known[mid] <= range.lowerBound { lo = mid + 1 } else { hi = mid }
-    }
-    var k = lo
-    var held = byFrame[k > 0 ? known[k - 1] : first]!
-    for f in range {
-      while k < known.count && known[k] <= f {
-        held = byFrame[known[k]]!
-        k += 1
-      }
-      out.append(byFrame[f] ?? held)
-    }
+    if a <= b { out += values[(a - all.lowerBound)...(b - all.lowerBound)] }
+    out += repeatElement(values[values.count - 1], count: max(0, range.upperBound - max(range.lowerBound, all.upperBound + 1) + 1))
     return out
   }
 }

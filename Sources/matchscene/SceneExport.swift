@@ -10,7 +10,7 @@ enum SceneFormat: String, ExpressibleByArgument, CaseIterable {
   case glb, gltf
   /// ASCII FBX through assimp (assimp 5.2's binary FBX does not re-import, so it is not offered).
   case fbx
-  /// Collada through assimp.
+  /// Collada through assimp: the `match` animation only (see `SceneExport.write`).
   case dae
   /// A static OBJ of the first frame through assimp (OBJ has no animation).
   case obj
@@ -46,10 +46,24 @@ enum SceneExport {
   }
 
   /// Writes `scene.<format>` into `folder`; returns its path.
+  ///
+  /// glb and gltf store rotations as normalised 16-bit integers (glTF 2.0 §3.11), half the size of
+  /// Float32, unless `floatRotations`. The scene handed to assimp for fbx, dae and obj always has Float32
+  /// rotations: assimp 5.2's glTF importer copies the raw bytes of a normalised accessor into floats
+  /// (garbage rotations); remove this when the assimp we link de-normalises animation outputs. Its
+  /// Collada exporter also needs every channel of a node to have the same keys (`sharedKeysPerNode`)
+  /// and keeps only one animation correct (the match).
   static func write(
     _ reconstruction: Reconstruction, cameras: [Camera], sport: SportSpec, worldUp: SIMD3<Double>, options: SceneOptions,
-    format: SceneFormat, to folder: URL
+    format: SceneFormat, floatRotations: Bool = false, to folder: URL
   ) throws -> URL {
+    var options = options
+    let throughAssimp = format.assimpFormat != nil
+    options.rotationEncoding = floatRotations || throughAssimp ? .float : .normalizedShort
+    options.sharedKeysPerNode = throughAssimp
+    // assimp 5.2's Collada exporter writes every animation's sources under the same ids, so the last
+    // rally clip would replace the match: a .dae gets the match only. Remove when assimp names them apart.
+    if format == .dae { options.clips = [] }
     let document = try MatchSceneGLTF.build(reconstruction, cameras: cameras, sport: sport, worldUp: worldUp, options: options)
     let destination = folder.appendingPathComponent(format.fileName)
     switch format {

@@ -48,6 +48,10 @@ final class EndToEndTests: XCTestCase {
     let frames = Set(estimate.map(\.frame))
     let expected = Double(frames.max()! - frames.min()!) / 60
     XCTAssertEqual(try XCTUnwrap(clip.durationSeconds), expected, accuracy: 1e-3)
+    // Limb rotations as normalised SHORTs; both figures of the export-time target printed.
+    XCTAssertEqual(try rotationComponentTypes(glb), [5122])
+    XCTAssertTrue(reconstruct.stdout.contains("Scene export took"), reconstruct.stdout)
+    try checkReducedAssimpFormats(match: match, folder: folder, duration: expected)
 
     // overlay: one SVG per camera and frame, and the players' reprojections within a few pixels of
     // their detections (1.5 px detector noise; the median over images ignores the rare outlier).
@@ -73,5 +77,46 @@ final class EndToEndTests: XCTestCase {
     let evaluate = try runMatchScene(["evaluate", out.path, "--truth", match.appendingPathComponent("truth").path])
     XCTAssertEqual(evaluate.status, 0, evaluate.stderr)
     XCTAssertTrue(evaluate.stdout.contains("players: mean"), evaluate.stdout)
+  }
+
+  /// The componentTypes of the rotation outputs of scene.glb's animations.
+  func rotationComponentTypes(_ glb: URL) throws -> Set<Int> {
+    let data = try Data(contentsOf: glb)
+    let length = data.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self))) }
+    let doc = try JSONDecoder().decode(GLTFDocument.self, from: data.subdata(in: 20..<(20 + length)))
+    var types = Set<Int>()
+    for a in doc.animations ?? [] {
+      for c in a.channels where c.target.path == "rotation" { types.insert(doc.accessors![a.samplers[c.sampler].output].componentType) }
+    }
+    return types
+  }
+
+  /// `--format fbx|dae` with keyframe reduction re-import with the match's duration and reduced ball keys;
+  /// `--float-rotations` writes Float32 rotations into scene.glb.
+  func checkReducedAssimpFormats(match: URL, folder: URL, duration: Double) throws {
+    for format in ["fbx", "dae"] {
+      let out = folder.appendingPathComponent("out-\(format)")
+      let run = try runMatchScene(["reconstruct", match.path, "-o", out.path, "--format", format, "--keyframe-tolerance", "1mm"])
+      XCTAssertEqual(run.status, 0, run.stderr)
+      let scene = try AssimpScene(contentsOf: out.appendingPathComponent("scene.\(format)"))
+      let names = Set(scene.nodes.map(\.name))
+      for name in ["ball", "P1", "P2", "nose", "right_ankle"] { XCTAssertTrue(names.contains(name), "\(format): \(name)") }
+      let first = try XCTUnwrap(scene.animations.first, format)
+      let ball = try XCTUnwrap(scene.positionKeys(animation: first.name, node: "ball"), format)
+      XCTAssertGreaterThan(ball.count, 2, format)
+      XCTAssertLessThan(ball.count, Int((duration * 60).rounded()) + 1, "\(format): the ball's keys are reduced")
+      if format == "dae" {
+        XCTAssertEqual(scene.animations.count, 1, "Collada: the match only")
+        XCTAssertEqual(try XCTUnwrap(first.durationSeconds), duration, accuracy: 1e-3, format)
+      } else {
+        // Not the duration: assimp 5.2's FBX exporter writes the stack's stop time in whole seconds
+        // (integer division), and its importer cuts the keys after it (5.98 s → 5 s).
+        XCTAssertEqual(scene.animations.map(\.name).prefix(2), ["match", "rally-01"], "FBX keeps the clips")
+      }
+    }
+    let out = folder.appendingPathComponent("out-float")
+    let run = try runMatchScene(["reconstruct", match.path, "-o", out.path, "--float-rotations", "--no-analysis"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    XCTAssertEqual(try rotationComponentTypes(out.appendingPathComponent("scene.glb")), [5126])
   }
 }

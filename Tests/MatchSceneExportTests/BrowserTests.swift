@@ -71,13 +71,17 @@ final class BrowserTests: XCTestCase {
       .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
   }
 
+  /// The synthetic scene as the command line writes scene.glb: rotations as normalised SHORTs.
   private func glb() throws -> Data {
-    try GLTFWriter.glbData(try SyntheticScene.document(options: SceneOptions(clips: [Self.clip])))
+    var options = SceneOptions(clips: [Self.clip])
+    options.rotationEncoding = .normalizedShort
+    return try GLTFWriter.glbData(try SyntheticScene.document(options: options))
   }
 
   struct Probe: Decodable {
     var ball: [Double]
     var wrists: [String: [[Double]]]
+    var forearmEnds: [String: [[Double]]]
     var changedPixels: Int
     var totalPixels: Int
     var clipDuration: Double
@@ -106,14 +110,21 @@ final class BrowserTests: XCTestCase {
     let ball = SyntheticScene.ball(t: Double(k) / SyntheticScene.fps)
     XCTAssertEqual(probe.ball.count, 3)
     for i in 0..<3 { XCTAssertEqual(probe.ball[i], ball[i], accuracy: 1e-3, "ball axis \(i)") }
-    // (b) Each player's right wrist is where the reconstruction has it at both times, and so moves.
+    // (b) Each player's right wrist is where the reconstruction has it at both times, and so moves;
+    // so is the forearm prism's far end (+y scaled by its length, turned by the de-normalised SHORT
+    // rotation).
     for (index, track) in ["P1", "P2"].enumerated() {
       let wrist = try XCTUnwrap(probe.wrists[track])
+      let ends = try XCTUnwrap(probe.forearmEnds[track])
       XCTAssertEqual(wrist.count, times.count)
+      XCTAssertEqual(ends.count, times.count)
       for (j, t) in times.enumerated() {
         let k = Self.clip.frames.lowerBound - SyntheticScene.firstFrame + Int((t * SyntheticScene.fps).rounded())
         let expected = SyntheticScene.playerJoint(index, "right_wrist", t: Double(k) / SyntheticScene.fps)
-        for i in 0..<3 { XCTAssertEqual(wrist[j][i], expected[i], accuracy: 1e-3, "\(track) right_wrist t=\(t) axis \(i)") }
+        for i in 0..<3 {
+          XCTAssertEqual(wrist[j][i], expected[i], accuracy: 1e-3, "\(track) right_wrist t=\(t) axis \(i)")
+          XCTAssertEqual(ends[j][i], expected[i], accuracy: 1e-3, "\(track) forearm end t=\(t) axis \(i)")
+        }
       }
       let moved = zip(wrist[0], wrist[1]).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot()
       XCTAssertGreaterThan(moved, 0.05, "\(track)'s right wrist moves between the two times")
@@ -180,10 +191,19 @@ final class BrowserTests: XCTestCase {
           action.play();
           const at = (t) => { action.time = t; mixer.update(0); gltf.scene.updateMatrixWorld(true); };
           const world = (o) => calibration(new THREE.Vector3().setFromMatrixPosition(o.matrixWorld));
-          const wrists = { P1: [], P2: [] };
+          const wrists = { P1: [], P2: [] }, forearmEnds = { P1: [], P2: [] };
+          // Limb nodes are named P1/right_elbow-right_wrist; three.js drops the "/" from node names.
+          const forearm = (track) => {
+            let found = null;
+            gltf.scene.getObjectByName(track).traverse((o) => { if (!found && /right_elbow-right_wrist$/.test(o.name)) found = o; });
+            return found;
+          };
           for (const t of times) {
             at(t);
-            for (const track of ["P1", "P2"]) wrists[track].push(world(child(gltf.scene.getObjectByName(track), "right_wrist")));
+            for (const track of ["P1", "P2"]) {
+              wrists[track].push(world(child(gltf.scene.getObjectByName(track), "right_wrist")));
+              forearmEnds[track].push(calibration(new THREE.Vector3(0, 1, 0).applyMatrix4(forearm(track).matrixWorld)));
+            }
           }
           const ball = world(gltf.scene.getObjectByName("ball"));
 
@@ -207,7 +227,7 @@ final class BrowserTests: XCTestCase {
           let changed = 0;
           for (let i = 0; i < pixels.length; i += 4) if (pixels[i] || pixels[i + 1] || pixels[i + 2]) changed++;
           document.getElementById("result").textContent = JSON.stringify({
-            ball, wrists, changedPixels: changed, totalPixels: width * height, clipDuration: clip.duration });
+            ball, wrists, forearmEnds, changedPixels: changed, totalPixels: width * height, clipDuration: clip.duration });
         });
       }, undefined, (error) => console.error("load failed:", error && error.message || error));
       </script>

@@ -20,6 +20,46 @@ final class GLTFBuilderTests: XCTestCase {
     XCTAssertEqual(times.max, [1.25])
   }
 
+  /// Normalised SHORTs (§3.11) are stored as little-endian Int16 with `min`/`max` in the stored
+  /// integers (§3.6.2.5: `normalized` has no effect on them); views into them step 8 bytes a VEC4.
+  func testNormalizedShortsStoreTheIntegersWithIntegerBounds() throws {
+    var b = GLTFBuilder()
+    _ = try b.addScalars([0])  // 4 bytes first
+    let q = try b.addNormalizedShorts([0, 0, 0, 32767, -23170, 0, 0, 23170, 100, -200, 300, -32767], type: .vec4)
+    let stored: [Int16] = [-23170, 0, 0, 23170, 100, -200, 300, -32767]
+    let view = b.addView(of: q, elements: 1..<3, values: stored[...])
+    let doc = b.finish()
+    let a = doc.accessors![q]
+    XCTAssertEqual(a.componentType, GLTFComponentType.short.rawValue)
+    XCTAssertEqual(a.normalized, true)
+    XCTAssertEqual(a.count, 3)
+    XCTAssertEqual(a.min, [-23170, -200, 0, -32767])
+    XCTAssertEqual(a.max, [100, 0, 300, 32767])
+    XCTAssertNil(doc.bufferViews![a.bufferView!].target, "animation data has no target")
+    XCTAssertEqual(doc.bufferViews![a.bufferView!].byteLength, 24)
+    XCTAssertEqual(doc.values(q)[3], 1)
+    XCTAssertEqual(doc.values(q)[4], -23170.0 / 32767)
+    let v = doc.accessors![view]
+    XCTAssertEqual(v.bufferView, a.bufferView)
+    XCTAssertEqual(v.byteOffset, 8)
+    XCTAssertEqual(v.normalized, true)
+    XCTAssertEqual(v.min, [-23170, -200, 0, -32767])
+    XCTAssertEqual(v.max, [100, 0, 300, 23170])
+    XCTAssertEqual(GLTFValidator.validate(glb: try GLTFWriter.glbData(doc)), [])
+    XCTAssertThrowsError(try b.addNormalizedShorts([1, 2, 3], type: .vec4), "not whole VEC4s")
+    XCTAssertThrowsError(try b.addNormalizedShorts([], type: .vec4))
+  }
+
+  /// Float bounds are written as the shortest decimals that read back as the same Float32.
+  func testFloatBoundsAreWrittenAsShortestFloat32Decimals() throws {
+    var b = GLTFBuilder()
+    _ = try b.addVec3([SIMD3(0.1, -0.3, 3)], usage: .animation)
+    let json = String(decoding: try GLTFWriter.jsonData(b.finish()), as: UTF8.self)
+    XCTAssertTrue(json.contains("\"max\":[0.1,-0.3,3]"), json)
+    let back = try JSONDecoder().decode(GLTFDocument.self, from: Data(json.utf8))
+    XCTAssertEqual(back.accessors![0].max!.map(Float.init), [0.1, -0.3, 3])
+  }
+
   func testBufferViewsStartOn4ByteBoundariesAndGetTargetsOnlyForVertexData() throws {
     var b = GLTFBuilder()
     let idx = try b.addIndices([0, 1, 2])  // 3 × UInt16 = 6 bytes

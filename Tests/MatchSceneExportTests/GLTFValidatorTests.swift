@@ -114,6 +114,24 @@ final class GLTFValidatorTests: XCTestCase {
       }, "not a unit quaternion")
   }
 
+  /// Rotation outputs may be normalised SHORTs (§3.11); their `min`/`max` are the stored integers
+  /// (§3.6.2.5); translations and scales must be FLOAT; `normalized` never goes with FLOAT.
+  func testNormalizedShortRotationsAndTheirBounds() throws {
+    var options = SceneOptions()
+    options.rotationEncoding = .normalizedShort
+    document = try SyntheticScene.document(options: options)
+    XCTAssertEqual(try errors { _ in }, [])
+    let r = limbRotationOutput
+    XCTAssertEqual(document.accessors![r].componentType, GLTFComponentType.short.rawValue)
+    let max = document.accessors![r].max!
+    XCTAssertTrue(max.allSatisfy { $0 == $0.rounded() && abs($0) <= 32767 }, "integers: \(max)")
+    assertReports(
+      try errors { $0.accessors![r].max = max.map { $0 / 32767 } }, "accessors[\(r)]: max[")
+    assertReports(try errors { $0.accessors![r].normalized = nil }, "rotation output accessor \(r) has componentType 5122")
+    let b = ballOutput
+    assertReports(try errors { $0.accessors![b].normalized = true }, "normalized must not be true for float")
+  }
+
   func testNodeHierarchyMustBeAcyclicWithOneParentEach() throws {
     let root = document.node("matchscene")!
     let ball = document.node("ball")!

@@ -44,10 +44,11 @@ final class KeyframeReductionTests: XCTestCase {
   }
 
   func testStepChannelsKeepOnlyTheirChanges() {
+    // STEP holds key i's value until the next key: the error at k is its distance from sample i.
     let v: [Double] = [0, 0, 1, 1, 1, 0, 0]
-    XCTAssertEqual(KeyframeReduction.step(count: v.count, tolerance: 0) { abs(v[$0] - v[$1]) }, [0, 2, 5, 6])
+    XCTAssertEqual(KeyframeReduction.linear(count: v.count, tolerance: 0) { i, _, k in abs(v[k] - v[i]) }, [0, 2, 5, 6])
     let ramp = (0..<10).map { Double($0) * 0.3 }
-    XCTAssertEqual(KeyframeReduction.step(count: 10, tolerance: 1) { abs(ramp[$0] - ramp[$1]) }, [0, 4, 8, 9])
+    XCTAssertEqual(KeyframeReduction.linear(count: 10, tolerance: 1) { i, _, k in abs(ramp[k] - ramp[i]) }, [0, 4, 8, 9])
   }
 
   func testSlerpAndAngle() {
@@ -99,19 +100,21 @@ final class KeyframeReductionTests: XCTestCase {
     return 2 * acos(min(1, d))
   }
 
-  func reduced(_ tolerance: Double, clips: [(name: String, frames: ClosedRange<Int>)] = []) throws -> (
-    full: GLTFDocument, reduced: GLTFDocument
-  ) {
+  func reduced(
+    _ tolerance: Double, clips: [(name: String, frames: ClosedRange<Int>)] = [], sharedKeysPerNode: Bool = false
+  ) throws -> (full: GLTFDocument, reduced: GLTFDocument) {
     var options = SceneOptions(clips: clips)
     options.ballTrail = 0.1
     let full = try SyntheticScene.document(options: options)
     options.keyframeTolerance = tolerance
+    options.sharedKeysPerNode = sharedKeysPerNode
     return (full, try SyntheticScene.document(options: options))
   }
 
   func testEveryReducedChannelReproducesEveryFrameWithinTheTolerance() throws {
-    for tolerance in [0.001, 0.005, 0.02] {
-      let (full, reduced) = try reduced(tolerance, clips: [(name: "rally-01", frames: 25...45)])
+    for (tolerance, shared) in [(0.001, false), (0.005, false), (0.02, false), (0.005, true)] {
+      let (full, reduced) = try reduced(
+        tolerance, clips: [(name: "rally-01", frames: 25...45)], sharedKeysPerNode: shared)
       XCTAssertEqual(GLTFValidator.validate(glb: try GLTFWriter.glbData(reduced)), [])
       XCTAssertEqual(full.nodes, reduced.nodes)
       XCTAssertEqual(full.animations!.count, reduced.animations!.count)
@@ -202,6 +205,44 @@ final class KeyframeReductionTests: XCTestCase {
     }
     let fileSizes = try [fullURL, reducedURL].map { try FileManager.default.attributesOfItem(atPath: $0.path)[.size] as! Int }
     XCTAssertLessThan(fileSizes[1], fileSizes[0])
+  }
+
+  /// A channel keeps every frame when that takes fewer bytes than its own keys with their time
+  /// accessors, counted again in each clip that views it.
+  func testAChannelKeepsEveryFrameWhenThatIsSmaller() {
+    let n = 100
+    let most = Array(stride(from: 0, to: 96, by: 4)).flatMap { [$0, $0 + 1, $0 + 2] } + [99]  // 73 keys
+    XCTAssertEqual(SceneAssembly.cheaper(most, bytesPerKey: 8, frames: n, clips: []), Array(0..<n), "12 × 73 > 8 × 100")
+    XCTAssertEqual(SceneAssembly.cheaper(most, bytesPerKey: 12, frames: n, clips: []), most, "16 × 73 < 12 × 100")
+    let some = Array(stride(from: 0, to: 100, by: 3)) + [99]  // 35 keys
+    XCTAssertEqual(SceneAssembly.cheaper(some, bytesPerKey: 8, frames: n, clips: []), some)
+    // A clip over frames 0…79 also needs a time of its own for each of the 60 keys in it.
+    XCTAssertEqual(SceneAssembly.cheaper(most, bytesPerKey: 12, frames: n, clips: [0...79]), Array(0..<n))
+    XCTAssertEqual(SceneAssembly.cheaper(Array(0..<n), bytesPerKey: 8, frames: n, clips: []), Array(0..<n))
+  }
+
+  /// Noisy limbs keep every frame, and all such channels share the animation's one time accessor of
+  /// every frame, in the match and in the clip viewing it.
+  func testChannelsKeepingEveryFrameShareOneTimeAccessor() throws {
+    // ±2 mm of deterministic jitter on every player joint: at 1 mm little can be dropped.
+    var rec = SyntheticScene.reconstruction()
+    for i in rec.points.indices where rec.points[i].kind == .player {
+      let h = Double((i &* 2_654_435_761) % 1000) / 1000 - 0.5
+      rec.points[i].position += SIMD3(0.004 * h, -0.004 * h, 0.004 * (0.5 - abs(h)))
+    }
+    var options = SceneOptions(clips: [(name: "rally-01", frames: 25...45)])
+    options.keyframeTolerance = 0.001
+    options.rotationEncoding = .normalizedShort
+    let doc = try SyntheticScene.document(rec, options: options)
+    XCTAssertEqual(GLTFValidator.validate(glb: try GLTFWriter.glbData(doc)), [])
+    for (animation, frames) in zip(doc.animations!, [SyntheticScene.frameCount, 21]) {
+      let full = Set(animation.samplers.map(\.input).filter { doc.accessors![$0].count == frames })
+      let rotations = animation.channels.filter {
+        $0.target.path == "rotation" && doc.accessors![animation.samplers[$0.sampler].input].count == frames
+      }
+      XCTAssertGreaterThan(rotations.count, 10, "\(animation.name!): noisy limb rotations keep every frame")
+      XCTAssertEqual(full.count, 1, "\(animation.name!): one time accessor of every frame")
+    }
   }
 
   func testToleranceMustBeFiniteAndNonNegative() {

@@ -5,7 +5,8 @@ import XCTest
 @testable import MatchSceneExport
 
 final class SceneSizeTests: XCTestCase {
-  /// 2 players and the ball over 600 frames (12 s at 50 fps): the GLB stays small and valid.
+  /// 2 players and the ball over 600 frames (12 s at 50 fps): the GLB stays small and valid, and
+  /// normalised SHORT rotations take exactly half the bytes of Float32 ones.
   func testSixHundredFrameSceneSize() throws {
     let rec = SyntheticScene.reconstruction(frames: 600)
     let started = Date()
@@ -16,10 +17,17 @@ final class SceneSizeTests: XCTestCase {
       "GLB for 2 players + ball, 600 frames: \(glb.count) bytes (\(String(format: "%.2f", Double(glb.count) / 1_048_576)) MiB), "
         + "JSON \(glb.count - doc.binary.count - 28) bytes, built in \(String(format: "%.2f", seconds)) s")
     XCTAssertEqual(GLTFValidator.validate(glb: glb), [])
-    // Per frame: 35 translations (12 B; a limb's translation is its first joint's, written once) + 32 limb
-    // rotations (16 B) + 16 limb scales (12 B; the two synthetic players have the same bones, so each
-    // scale is written once) + shared time and constants (32 B) ≈ 1.2 kB; meshes and JSON add a little.
+    // Per frame, written once each: 35 translations (12 B; a limb's translation is its first joint's),
+    // 27 limb rotations (16 B; P2's shoulder line and shoulder-to-hip limbs mirror P1's onto the same
+    // rotations), 11 limb lengths (12 B; left and right bones are equally long) and, shared by every
+    // node, the time, an identity rotation, a zero translation and a unit scale ≈ 1 kB a frame.
     XCTAssertLessThan(glb.count, 900_000)
-    XCTAssertGreaterThan(glb.count, 600 * (35 * 12 + 32 * 16 + 16 * 12))
+    XCTAssertGreaterThan(doc.binary.count, 600 * (35 * 12 + 27 * 16 + 11 * 12))
+
+    var options = SceneOptions()
+    options.rotationEncoding = .normalizedShort
+    let short = try SyntheticScene.document(rec, options: options)
+    XCTAssertEqual(GLTFValidator.validate(glb: try GLTFWriter.glbData(short)), [])
+    XCTAssertEqual(doc.binary.count - short.binary.count, 600 * 28 * 8, "27 limb rotations and the identity: 8 B a frame less each")
   }
 }

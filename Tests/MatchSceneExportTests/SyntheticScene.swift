@@ -96,6 +96,22 @@ extension GLTFDocument {
     }
   }
 
+  /// Values of accessor `i` as a reader takes them, flat: Float32, or normalised SHORT decoded as
+  /// max(c / 32767, −1) (glTF 2.0 §3.11); tightly packed data only.
+  func values(_ i: Int) -> [Double] {
+    let a = accessors![i]
+    guard a.componentType == GLTFComponentType.short.rawValue else { return floats(i).map(Double.init) }
+    precondition(a.normalized == true)
+    let v = bufferViews![a.bufferView!]
+    let start = (v.byteOffset ?? 0) + (a.byteOffset ?? 0)
+    let n = a.count * GLTFAccessorType(rawValue: a.type)!.componentCount
+    return binary.withUnsafeBytes { raw in
+      (0..<n).map {
+        max(Double(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: start + 2 * $0, as: Int16.self))) / 32767, -1)
+      }
+    }
+  }
+
   /// Float values of accessor `i` as vec3s.
   func vec3s(_ i: Int) -> [SIMD3<Double>] {
     let f = floats(i)
