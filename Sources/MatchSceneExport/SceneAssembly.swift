@@ -19,10 +19,26 @@ struct SceneAssembly {
   }
 
   /// An accessor's data with its type, to share identical animation outputs (a limb's translation is
-  /// its first joint's).
+  /// its first joint's). Equal when the data are; the hash reads the count and at most 64 of the
+  /// values (hashing every value of a 36,000-frame channel took a tenth of the export).
   struct OutputKey: Hashable {
     var components: Int
     var values: Stored
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(components)
+      switch values {
+      case .floats(let v): Self.sample(v, into: &hasher)
+      case .shorts(let v): Self.sample(v, into: &hasher)
+      }
+    }
+
+    static func sample<T: Hashable>(_ v: [T], into hasher: inout Hasher) {
+      hasher.combine(v.count)
+      guard !v.isEmpty else { return }
+      let step = max(1, v.count / 64)
+      for i in stride(from: 0, to: v.count, by: step) { hasher.combine(v[i]) }
+    }
   }
 
   var builder: GLTFBuilder
