@@ -95,7 +95,7 @@ enum KeyframeReduction {
   /// them, radians: the angle between the two plus 2 |‖shown‖² − 1|. Viewers build the rotation matrix
   /// of a quaternion q without normalising it, M(q) = I + ‖q‖² (M(q/‖q‖) − I), so a unit vector v
   /// moves by at most |M(q/‖q‖) v − M(sample) v| + |‖q‖² − 1| · |M(q/‖q‖) v − v| ≤ angle + 2 |‖q‖² − 1|.
-  /// The second term is below 2.5e-4 for decoded normalised SHORTs and 1e-6 for Float32.
+  /// The second term is below 1.3e-4 for decoded normalised SHORTs and 1e-6 for Float32.
   static func shownError(_ shown: SIMD4<Double>, _ sample: SIMD4<Double>) -> Double {
     angle(shown, sample) + 2 * abs((shown * shown).sum() - 1)
   }
