@@ -48,13 +48,17 @@ public enum Assimp {
     let staged = staging.appendingPathComponent(output.lastPathComponent)
     if format.hasPrefix("fbx") || format == "collada" {
       // Workarounds for assimp 5.2's exporters, applied to a copy of the scene (see AssimpSceneEdits.swift):
-      // FBX and Collada write key times as if ticks were seconds; FBX drops the root node's transform.
+      // FBX and Collada write key times as if ticks were seconds; FBX drops the root node's transform
+      // and truncates the animation's length to whole seconds.
       var copy: UnsafeMutablePointer<aiScene>?
       aiCopyScene(scene.raw, &copy)
       guard let copy else { throw AssimpError("cannot copy the scene of \(input.lastPathComponent)") }
       defer { aiFreeScene(copy) }
       AssimpSceneEdits.retimeToSeconds(copy)
-      if format.hasPrefix("fbx") { AssimpSceneEdits.bakeRootTransformIntoChildren(copy) }
+      if format.hasPrefix("fbx") {
+        AssimpSceneEdits.bakeRootTransformIntoChildren(copy)
+        AssimpSceneEdits.roundDurationsUpToWholeSeconds(copy)
+      }
       try AssimpError.check(
         aiExportScene(copy, format, staged.path, 0), "export \(input.lastPathComponent) as \(format)")
     } else {

@@ -26,6 +26,24 @@ enum AssimpSceneEdits {
     }
   }
 
+  /// Rounds the duration of every animation of at least a second up to whole seconds; call after
+  /// `retimeToSeconds`.
+  ///
+  /// Workaround: assimp 5.2's FBX exporter writes an animation stack's stop time in whole seconds,
+  /// truncated (`to_ktime`: int64(ticks) / int64(ticksPerSecond); assimp issues #4556 and #5711), and
+  /// its importer drops the keys after the stop: a 5.98 s match came back as 5 s. Rounded up, every
+  /// key survives and the stack is less than a second longer than its keys. Shorter animations are left
+  /// alone: their stop time truncates to 0, and the importer then takes the keys' extent. Remove once
+  /// to_ktime keeps the fraction.
+  static func roundDurationsUpToWholeSeconds(_ scene: UnsafeMutablePointer<aiScene>) {
+    for a in 0..<Int(scene.pointee.mNumAnimations) {
+      guard let animation = scene.pointee.mAnimations[a], animation.pointee.mTicksPerSecond == 1,
+        animation.pointee.mDuration >= 1
+      else { continue }
+      animation.pointee.mDuration = animation.pointee.mDuration.rounded(.up)
+    }
+  }
+
   /// Moves the root node's rigid transform M into its children: each child's local transform becomes
   /// M · child, and the animation keys of those children are mapped the same way (positions p → R p + t,
   /// rotations q → q_R q; scales unchanged, which is exact because M has no scale). The root becomes the

@@ -109,9 +109,11 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(scene.animations.count, 1, "Collada: the match only")
         XCTAssertEqual(try XCTUnwrap(first.durationSeconds), duration, accuracy: 1e-3, format)
       } else {
-        // Not the duration: assimp 5.2's FBX exporter writes the stack's stop time in whole seconds
-        // (integer division), and its importer cuts the keys after it (5.98 s → 5 s).
+        // assimp 5.2's FBX exporter writes the stack's length in whole seconds: rounded up for it
+        // (AssimpSceneEdits), the keys all survive.
         XCTAssertEqual(scene.animations.map(\.name).prefix(2), ["match", "rally-01"], "FBX keeps the clips")
+        XCTAssertEqual(try XCTUnwrap(first.durationSeconds), duration.rounded(.up), accuracy: 1e-3, format)
+        XCTAssertEqual(try XCTUnwrap(ball.last).time, duration, accuracy: 1e-3, "FBX: the last key is kept")
       }
     }
     let out = folder.appendingPathComponent("out-float")
