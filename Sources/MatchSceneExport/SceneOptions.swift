@@ -28,7 +28,8 @@ public struct SceneOptions: Sendable {
   /// Also drive the rotation and scale of every translation-only node (keypoints, ball) with constant
   /// identity/unit keys, through two samplers shared by all of them (a few bytes per frame in all).
   /// Some converters need every animated node to have all three channels with equal key counts: assimp
-  /// 5.2's Collada exporter writes dangling references otherwise.
+  /// 5.2's Collada exporter writes dangling references otherwise. With keyframe reduction the key
+  /// counts are equal only with `sharedKeysPerNode`.
   public var completeTransformChannels: Bool
   /// A player is hidden (scale 0) across gaps in its data longer than this, and before and after its
   /// track, seconds; shorter gaps are bridged by interpolation.
