@@ -1,7 +1,5 @@
-// OpenCV's pinhole (Brown–Conrady) and fisheye (Kannala–Brandt) lens models, forward and inverse.
-// References: D. C. Brown, "Decentering distortion of lenses", Photogrammetric Engineering 32(3), 1966;
-// J. Kannala and S. Brandt, "A generic camera model and calibration method for conventional, wide-angle,
-// and fish-eye lenses", IEEE TPAMI 28(8), 2006; OpenCV's calib3d documentation for the exact formulas.
+// Unpacking camera records, and the general (fisheye) inverse of the lens model. The models and their
+// references are in lens_model.hpp.
 #include "lens_model.hpp"
 
 #include <Eigen/LU>
@@ -31,77 +29,22 @@ bool CameraModel::from(const double *r, CameraModel &c) {
     c.camFromWorld_t(i) = r[MSTRI_CAM_T + i];
   }
   c.center_world = -c.camFromWorld_R.transpose() * c.camFromWorld_t;
+  // Series reversion of r_d = r (1 + k1 r² + k2 r⁴ + k3 r⁶) (Drap & Lefèvre 2016, eq. 13).
+  const double k1 = c.d[0], k2 = c.d[1], k3 = c.d[4];
+  const double k1_2 = k1 * k1;
+  c.inverseRadial[0] = -k1;
+  c.inverseRadial[1] = 3 * k1_2 - k2;
+  c.inverseRadial[2] = -12 * k1_2 * k1 + 8 * k1 * k2 - k3;
+  c.inverseRadial[3] = 55 * k1_2 * k1_2 - 55 * k1_2 * k2 + 10 * k1 * k3 + 5 * k2 * k2;
+  c.inverseRadial[4] = -273 * k1_2 * k1_2 * k1 + 364 * k1_2 * k1 * k2 - 78 * k1_2 * k3 - 78 * k1 * k2 * k2 + 12 * k2 * k3;
   return true;
 }
 
-void CameraModel::distortNormalised(double x, double y, double &xd, double &yd,
-                                    Eigen::Matrix2d *J) const {
-  if (!hasDistortion) {
-    xd = x;
-    yd = y;
-    if (J) J->setIdentity();
-    return;
-  }
-  if (!fisheye) {
-    const double k1 = d[0], k2 = d[1], p1 = d[2], p2 = d[3], k3 = d[4];
-    const double x2 = x * x, y2 = y * y, xy = x * y, r2 = x2 + y2;
-    const double radial = 1 + r2 * (k1 + r2 * (k2 + r2 * k3));
-    xd = x * radial + 2 * p1 * xy + p2 * (r2 + 2 * x2);
-    yd = y * radial + p1 * (r2 + 2 * y2) + 2 * p2 * xy;
-    if (J) {
-      const double dRadial_dr2 = k1 + r2 * (2 * k2 + 3 * k3 * r2);
-      (*J)(0, 0) = radial + x * dRadial_dr2 * 2 * x + 2 * p1 * y + p2 * 6 * x;
-      (*J)(0, 1) = x * dRadial_dr2 * 2 * y + 2 * p1 * x + p2 * 2 * y;
-      (*J)(1, 0) = y * dRadial_dr2 * 2 * x + p1 * 2 * x + 2 * p2 * y;
-      (*J)(1, 1) = radial + y * dRadial_dr2 * 2 * y + p1 * 6 * y + 2 * p2 * x;
-    }
-    return;
-  }
-  // Fisheye: θ_d = θ (1 + k1 θ² + k2 θ⁴ + k3 θ⁶ + k4 θ⁸), θ = atan(r).
-  const double k1 = d[0], k2 = d[1], k3 = d[2], k4 = d[3];
-  const double r = std::sqrt(x * x + y * y);
-  if (r < 1e-12) {
-    xd = x;
-    yd = y;
-    if (J) J->setIdentity();
-    return;
-  }
-  const double th = std::atan(r), t2 = th * th;
-  const double poly = 1 + t2 * (k1 + t2 * (k2 + t2 * (k3 + t2 * k4)));
-  const double thd = th * poly;
-  const double s = thd / r;
-  xd = x * s;
-  yd = y * s;
-  if (J) {
-    const double dthd_dth = 1 + t2 * (3 * k1 + t2 * (5 * k2 + t2 * (7 * k3 + t2 * 9 * k4)));
-    const double dth_dr = 1 / (1 + r * r);
-    const double ds_dr = (dthd_dth * dth_dr * r - thd) / (r * r);
-    const double dr_dx = x / r, dr_dy = y / r;
-    (*J)(0, 0) = s + x * ds_dr * dr_dx;
-    (*J)(0, 1) = x * ds_dr * dr_dy;
-    (*J)(1, 0) = y * ds_dr * dr_dx;
-    (*J)(1, 1) = s + y * ds_dr * dr_dy;
-  }
-}
-
-bool CameraModel::toNormalised(double u, double v, double &x, double &y) const {
-  const double yd = (v - cy) / fy;
-  const double xd = (u - cx - skew * yd) / fx;
+/// Gauss–Newton on the forward model for any lens (the fisheye path), from the distorted point itself;
+/// the best iterate is kept. Same contract as `toNormalised`.
+bool CameraModel::undistortGeneral(double xd, double yd, double &x, double &y) const {
   x = xd;
   y = yd;
-  if (!hasDistortion) return true;
-  // Gauss–Newton on the forward model, starting from the first-order inverse of the radial part.
-  if (!fisheye) {
-    const double r2 = xd * xd + yd * yd;
-    const double radial = 1 + r2 * (d[0] + r2 * (d[1] + r2 * d[4]));
-    if (radial > 0.5 && radial < 2) {
-      x = xd / radial;
-      y = yd / radial;
-    }
-  }
-  // Squared residuals (no square root per iteration). The loop stops as soon as the residual meets
-  // the 1e-12 required below: Newton converges quadratically, so iterating on to 1e-14 would cost a
-  // whole extra evaluation for a thousandth of a nanopixel.
   double bestResidual2 = INFINITY, bestX = x, bestY = y;
   for (int iteration = 0; iteration < 30; ++iteration) {
     double fxd, fyd;
@@ -125,7 +68,6 @@ bool CameraModel::toNormalised(double u, double v, double &x, double &y) const {
   }
   x = bestX;
   y = bestY;
-  // 1e-12 in normalised units is about 1e-9 px for a 1000 px focal length.
   return bestResidual2 < 1e-24;
 }
 

@@ -11,62 +11,10 @@
 namespace mstri {
 namespace {
 
-struct Batch {
-  const std::vector<CameraModel> *cameras;
-  size_t cameraCount;
-  const double *observations;
-  const mstri_options *options;
-  double *points;
-  double *reprojection;
-  double *meanReprojection;
-  uint8_t *usedViews;
-  int32_t *status;
-};
-
 /// Triangulates points [begin, end) of the batch. Never throws.
 bool runRange(const Batch &b, size_t begin, size_t end) noexcept {
   try {
-    std::vector<View> views;
-    views.reserve(b.cameraCount);
-    const double weightOf = b.options->confidence_weighting ? 1.0 : 0.0;
-    for (size_t p = begin; p < end; ++p) {
-      views.clear();
-      const double *obs = b.observations + 3 * p * b.cameraCount;
-      for (size_t c = 0; c < b.cameraCount; ++c) {
-        const double u = obs[3 * c], v = obs[3 * c + 1], conf = obs[3 * c + 2];
-        if (!(conf > 0) || conf < b.options->min_confidence || !std::isfinite(u) ||
-            !std::isfinite(v) || !std::isfinite(conf)) {
-          continue;
-        }
-        const CameraModel &cam = (*b.cameras)[c];
-        View view;
-        view.camera = int(c);
-        view.u = u;
-        view.v = v;
-        if (!cam.toNormalised(u, v, view.xn, view.yn)) continue;  // outside the lens model's range
-        view.weight = weightOf > 0 ? conf : 1.0;
-        view.used = false;
-        view.error = -1;
-        views.push_back(view);
-      }
-      const PointEstimate estimate = triangulatePoint(*b.cameras, views, *b.options);
-      const bool ok = estimate.status == MSTRI_OK;
-      for (int k = 0; k < 3; ++k) b.points[3 * p + k] = ok ? estimate.point(k) : 0.0;
-      if (b.meanReprojection) b.meanReprojection[p] = ok ? estimate.meanError : -1.0;
-      if (b.status) b.status[p] = estimate.status;
-      if (b.reprojection || b.usedViews) {
-        double *rep = b.reprojection ? b.reprojection + p * b.cameraCount : nullptr;
-        uint8_t *used = b.usedViews ? b.usedViews + p * b.cameraCount : nullptr;
-        for (size_t c = 0; c < b.cameraCount; ++c) {
-          if (rep) rep[c] = -1;
-          if (used) used[c] = 0;
-        }
-        for (const View &view : views) {
-          if (rep && ok && std::isfinite(view.error)) rep[view.camera] = view.error;
-          if (used && ok && view.used) used[view.camera] = 1;
-        }
-      }
-    }
+    triangulateRange(b, begin, end);
     return true;
   } catch (...) {
     return false;
@@ -92,9 +40,8 @@ extern "C" mstri_status mstri_triangulate(const double *cameras, size_t camera_c
         return MSTRI_INVALID_ARGUMENT;
       }
     }
-    const mstri::Batch batch{&models,       camera_count,           observations,
-                             &opts,         points_out,             reprojection_out,
-                             mean_reprojection_out, used_views_out, status_out};
+    const mstri::Batch batch{models.data(),         camera_count,   observations, &opts,     points_out,
+                             reprojection_out,      mean_reprojection_out, used_views_out, status_out};
     // Threads pay off from a few hundred points on; small batches (one frame) stay on this thread.
     const size_t hardware = std::max(1u, std::thread::hardware_concurrency());
     const size_t threads = std::min<size_t>({hardware, 16, point_count / 256 + 1});

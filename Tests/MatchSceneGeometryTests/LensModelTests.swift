@@ -31,6 +31,14 @@ final class LensModelTests: XCTestCase {
     var fourCoefficients = camera
     fourCoefficients.distortion = [-0.25, 0.08, 0.001, -0.001, 0]
     try roundTrip(fourCoefficients)
+    // Strong barrel distortion (still invertible over the image: d(r·radial)/dr > 0.5 up to its corners),
+    // where the radial series that starts Newton's method is least accurate.
+    var strong = camera
+    strong.distortion = [-0.45, 0.25, 0.002, -0.001, -0.08]
+    try roundTrip(strong)
+    var pincushion = camera
+    pincushion.distortion = [0.2, -0.05, 0.002, 0.001, 0.01]
+    try roundTrip(pincushion)
   }
 
   func testFisheyeRoundTrip() throws {
