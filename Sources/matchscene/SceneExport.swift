@@ -72,7 +72,8 @@ enum SceneExport {
     case .fbx, .dae, .obj:
       let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("matchscene-\(UUID().uuidString).glb")
       defer { try? FileManager.default.removeItem(at: temporary) }
-      try GLTFWriter.writeGLB(document, to: temporary)
+      // assimp binds animations by node name: repeated keypoint names become `P2/nose` and so on.
+      try GLTFWriter.writeGLB(document.qualifyingRepeatedNodeNames(), to: temporary)
       try Assimp.convert(temporary, to: destination, format: format.assimpFormat!)
     }
     return destination
