@@ -22,10 +22,26 @@ struct IdentityTracker {
     var firstCentre: SIMD3<Double>
     /// Recent limb-length samples per limb (for running medians).
     var limbSamples: [[Double]]
+    /// The median of each limb's recent samples (nil where none yet), kept up to date by `record`: every
+    /// frame compares each track's proportions with each person's, and recomputing the medians there
+    /// cost seconds over a long match.
+    private(set) var limbs: [Double?] = []
 
-    /// The median of each limb's recent samples (nil where none yet).
-    var limbs: [Double?] {
-      limbSamples.map { s in
+    init(id: Int, lastFrame: Int, lastCentre: SIMD3<Double>, velocity: SIMD3<Double>, frames: Int, firstFrame: Int,
+         firstCentre: SIMD3<Double>, limbSamples: [[Double]]) {
+      self.id = id
+      self.lastFrame = lastFrame
+      self.lastCentre = lastCentre
+      self.velocity = velocity
+      self.frames = frames
+      self.firstFrame = firstFrame
+      self.firstCentre = firstCentre
+      self.limbSamples = limbSamples
+      updateLimbs()
+    }
+
+    mutating func updateLimbs() {
+      limbs = limbSamples.map { s in
         guard !s.isEmpty else { return nil }
         let sorted = s.sorted()
         return sorted[sorted.count / 2]
@@ -35,10 +51,13 @@ struct IdentityTracker {
   private(set) var tracks: [Track] = []
   let fps: Double
   let options: ReconstructionOptions
+  /// The world's up axis (unit vector): positions are compared across the ground.
+  let up: SIMD3<Double>
 
-  init(fps: Double, options: ReconstructionOptions) {
+  init(fps: Double, options: ReconstructionOptions, up: SIMD3<Double> = SIMD3(0, 0, 1)) {
     self.fps = fps
     self.options = options
+    self.up = up
   }
 
   /// Median absolute difference of the limbs both sides know (robust to one badly placed joint), and
@@ -69,15 +88,20 @@ struct IdentityTracker {
       let trackLimbs = track.limbs
       for (p, centre) in centres.enumerated() {
         guard let centre else { continue }
-        let d = length(centre - predicted)
+        // Across the ground: a partly seen person's centre jumps in height by up to half a metre.
+        let d = Self.groundDistance(centre, predicted, up: up)
         let (difference, shared) = Self.limbDifference(trackLimbs, limbs[p])
         let known = shared >= 6 && track.frames >= 30
-        // Proportions that clearly differ belong to someone else — when re-identifying a person after
-        // a gap. A track seen moments ago is continued by whoever stands where it is going: one noisy
-        // frame's limbs (a joint seen by two cameras only) must not break it, so there the
-        // proportions only weigh in the cost.
+        // Re-identifying a person after a gap takes proportions that are known and agree: a tracklet
+        // too short to know its person's proportions must not take whoever comes within the wide
+        // gate of a long gap (a bystander's 16-frame tracklet, unseen for 1.1 s, took a player 3.7 m
+        // away that way; letting it re-identify within walking distance only still merged people).
+        // The offline tracklet joining (`mergedChains`) links such tracklets with their person. A
+        // track seen moments ago is continued by whoever stands where it is going: one noisy frame's
+        // limbs (a joint seen by two cameras only) must not break it, so there the proportions only
+        // weigh in the cost.
         let reidentifying = dt > options.reidentificationGap
-        if known, reidentifying, difference > options.maxLimbDifference { continue }
+        if reidentifying, !known || difference > options.maxLimbDifference { continue }
         guard d <= gate else { continue }
         candidates.append((d + options.limbDifferenceWeight * difference, t, p))
       }
@@ -90,7 +114,9 @@ struct IdentityTracker {
       let dt = Double(frame - tracks[c.track].lastFrame) / fps
       let centre = centres[c.person]!
       if dt > 0 {
-        let v = (centre - tracks[c.track].lastCentre) / dt
+        // Ground velocity only: the centre's height jitters with what is seen of the person.
+        var v = (centre - tracks[c.track].lastCentre) / dt
+        v -= dot(v, up) * up
         tracks[c.track].velocity = 0.5 * tracks[c.track].velocity + 0.5 * v
       }
       tracks[c.track].lastCentre = centre
@@ -102,7 +128,7 @@ struct IdentityTracker {
       guard let centre else { continue }
       // Not a new person if a track seen within the last half second stands right there.
       let crowded = tracks.contains { t in
-        Double(frame - t.lastFrame) / fps <= 0.5 && length(t.lastCentre - centre) < options.trackGateSlack
+        Double(frame - t.lastFrame) / fps <= 0.5 && Self.groundDistance(t.lastCentre, centre, up: up) < options.trackGateSlack
       }
       if crowded { continue }
       let id = tracks.count
@@ -138,6 +164,7 @@ extension IdentityTracker {
       track.limbSamples[i].append(l)
       if track.limbSamples[i].count > 60 { track.limbSamples[i].removeFirst() }
     }
+    track.updateLimbs()
   }
 }
 

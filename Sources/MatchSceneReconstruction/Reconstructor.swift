@@ -122,7 +122,7 @@ public struct Reconstructor: Sendable {
     let skeleton = match.skeleton
     let torso = ["left_shoulder", "right_shoulder", "left_hip", "right_hip"].compactMap(skeleton.index(of:))
     let limbs = Pose3D.signatureLimbs(skeleton)
-    var tracker = IdentityTracker(fps: match.fps, options: options)
+    var tracker = IdentityTracker(fps: match.fps, options: options, up: match.worldUp)
     var assigned: [[(Int, Pose3D)]] = []
     var sightings: [IdentityTracker.Sighting] = []
     for (i, result) in frames.enumerated() {

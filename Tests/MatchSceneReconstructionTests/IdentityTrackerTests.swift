@@ -35,6 +35,40 @@ final class IdentityTrackerTests: XCTestCase {
     XCTAssertEqual(tracker.tracks.count, 2, "no new track")
   }
 
+  /// A partly seen player (hips only) whose centre sits half a metre lower continues the player's track:
+  /// the gate is measured across the ground, as heights jump with what is seen of a person.
+  func testAPartlySeenPlayersLowerCentreContinuesTheTrack() {
+    var tracker = IdentityTracker(fps: fps, options: ReconstructionOptions())
+    let ids = warmUp(&tracker, frames: 0..<120)
+    let next = tracker.assign(
+      frame: 120, centres: [SIMD3(2, 0, 0.45), SIMD3(-0.6, 4, 1)], limbs: [playerLimbs, bystanderLimbs],
+      canStartTrack: [true, true])
+    XCTAssertEqual(next[0], ids.player)
+    XCTAssertEqual(tracker.tracks.count, 2, "no new track")
+  }
+
+  /// A tracklet too short to know its person's proportions (a bystander glimpsed for 16 frames) does not,
+  /// after a gap, take someone 3.7 m away whom no known track can claim (the player with one noisy
+  /// frame): that is how a player's id once passed to a bystander's tracklet. A new tracklet opens
+  /// instead, for the offline joining to link.
+  func testAYoungTrackletDoesNotReidentifySomeoneFarAway() {
+    var tracker = IdentityTracker(fps: fps, options: ReconstructionOptions())
+    let ids = warmUp(&tracker, frames: 0..<120)
+    var glimpse: Int?
+    for f in 120..<136 {
+      glimpse = tracker.assign(
+        frame: f, centres: [SIMD3(2, 0, 1), SIMD3(3.3, -3.5, 1)], limbs: [playerLimbs, bystanderLimbs],
+        canStartTrack: [true, true])[1]
+    }
+    XCTAssertNotNil(glimpse)
+    XCTAssertNotEqual(glimpse, ids.bystander)
+    let noisy = playerLimbs.enumerated().map { i, l in l.map { i % 2 == 0 ? $0 + 0.03 : $0 - 0.03 } }
+    let next = tracker.assign(frame: 201, centres: [SIMD3(2, 0, 1)], limbs: [noisy], canStartTrack: [true])
+    XCTAssertNotNil(next[0])
+    XCTAssertNotEqual(next[0], glimpse, "a 16-frame tracklet unseen for 1.1 s took a person 3.7 m away")
+    XCTAssertNotEqual(next[0], ids.bystander)
+  }
+
   /// A player unseen for 3 s is re-identified by position and proportions; a bystander who walked
   /// to where the player stood, with other proportions, is not taken for the player.
   func testReidentificationNeedsMatchingProportions() {
