@@ -30,10 +30,7 @@ public struct GLTFBuilder: Sendable {
   /// Appends 3-component Float32 vectors (POSITION, NORMAL, translations, scales).
   /// - Throws: `GLTFError` when `values` is empty or holds NaN/Inf.
   public mutating func addVec3(_ values: [SIMD3<Float>], usage: Usage, name: String? = nil) throws -> Int {
-    var flat: [Float] = []
-    flat.reserveCapacity(3 * values.count)
-    for v in values { flat += [v.x, v.y, v.z] }
-    return try addFloats(flat, type: .vec3, usage: usage, name: name)
+    try addFloats(Self.flatten(values), type: .vec3, usage: usage, name: name)
   }
 
   /// Appends Float32 components, `type.componentCount` per element (`flat.count` a multiple of it).
@@ -47,10 +44,7 @@ public struct GLTFBuilder: Sendable {
   /// Appends 4-component Float32 vectors (COLOR_0, rotations as x, y, z, w).
   /// - Throws: `GLTFError` when `values` is empty or holds NaN/Inf.
   public mutating func addVec4(_ values: [SIMD4<Float>], usage: Usage, name: String? = nil) throws -> Int {
-    var flat: [Float] = []
-    flat.reserveCapacity(4 * values.count)
-    for v in values { flat += [v.x, v.y, v.z, v.w] }
-    return try addFloatData(flat, type: .vec4, usage: usage, name: name)
+    try addFloatData(Self.flatten(values), type: .vec4, usage: usage, name: name)
   }
 
   /// Appends Float32 scalars (animation times in seconds).
@@ -282,5 +276,18 @@ public struct GLTFBuilder: Sendable {
     if !bytes.isEmpty { d.buffers = [GLTFBuffer(byteLength: bytes.count)] }
     d.binary = bytes
     return d.pruned()
+  }
+}
+
+extension GLTFBuilder {
+  /// The components of `v`, element after element (appended one by one: an array literal per element
+  /// costs an allocation, which showed over the millions of samples of a long match).
+  static func flatten<V: SIMD>(_ v: [V]) -> [Float] where V.Scalar == Float {
+    var out: [Float] = []
+    out.reserveCapacity(V.scalarCount * v.count)
+    for e in v {
+      for i in e.indices { out.append(e[i]) }
+    }
+    return out
   }
 }

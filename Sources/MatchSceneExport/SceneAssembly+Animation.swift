@@ -196,21 +196,6 @@ extension SceneAssembly {
     _ = builder.addAnimation(writer.finish(frames: clip.frames, fps: fps))
   }
 
-  /// The components of `v`, element after element.
-  static func flatten(_ v: [SIMD3<Float>]) -> [Float] {
-    var out: [Float] = []
-    out.reserveCapacity(3 * v.count)
-    for e in v { out += [e.x, e.y, e.z] }
-    return out
-  }
-
-  static func flatten(_ v: [SIMD4<Float>]) -> [Float] {
-    var out: [Float] = []
-    out.reserveCapacity(4 * v.count)
-    for e in v { out += [e.x, e.y, e.z, e.w] }
-    return out
-  }
-
   /// Index of the first element of ascending `sorted` that is ≥ `x` (`sorted.count` when none).
   static func firstIndex(in sorted: [Int], atLeast x: Int) -> Int {
     var lo = 0, hi = sorted.count
@@ -280,7 +265,11 @@ extension SceneAssembly {
     func flat(_ p: [SIMD3<Double>]) -> [Float] {
       var out: [Float] = []
       out.reserveCapacity(3 * p.count)
-      for v in p { out += [Float(v.x), Float(v.y), Float(v.z)] }
+      for v in p {  // appended one by one: an array literal per sample costs an allocation
+        out.append(Float(v.x))
+        out.append(Float(v.y))
+        out.append(Float(v.z))
+      }
       return out
     }
     var out: [ChannelSamples] = []
@@ -310,22 +299,24 @@ extension SceneAssembly {
       case .limb(let track, let from, let to):
         let pose = limbPoses(track: track, from: from, to: to, frames: frames)
         let label = "\(name)/\(track)/\(from)-\(to)"
-        add(.translation, linear, 3, Self.flatten(pose.translation), .distance, "\(label)/T")
+        add(.translation, linear, 3, GLTFBuilder.flatten(pose.translation), .distance, "\(label)/T")
         // A rotation error θ moves the limb's far end by at most L θ, L its greatest length in the clip.
         let longest = pose.scale.map { Double($0.y) }.max() ?? Self.minimumLimbLength
         let angle = options.keyframeTolerance / max(longest, Self.minimumLimbLength)
-        let rotation = Self.flatten(pose.rotation)
+        let rotation = GLTFBuilder.flatten(pose.rotation)
         add(
           .rotation, linear, 4, rotation, .angle(angle), "\(label)/R",
           shorts: shortRotations ? NormalizedShort.encode(rotation) : nil)
-        add(.scale, linear, 3, Self.flatten(pose.scale), .distance, "\(label)/S")
+        add(.scale, linear, 3, GLTFBuilder.flatten(pose.scale), .distance, "\(label)/S")
       case .visibility(let track):
         let gap = Int((options.hideGapsLongerThan * fps).rounded())
         var scale: [Float] = []
         scale.reserveCapacity(3 * n)
         for f in frames {
           let s: Float = table.present(track: track, frame: f, gap: gap) ? 1 : 0
-          scale += [s, s, s]
+          scale.append(s)
+          scale.append(s)
+          scale.append(s)
         }
         if complete { add(.translation, .step, 3, zeros, .changes, "\(name)/zero-translation") }
         if complete { addIdentityRotation() }
@@ -339,7 +330,9 @@ extension SceneAssembly {
         scale.reserveCapacity(3 * n)
         for f in late {
           let s: Float = table.known(track: track, joint: joint, frame: f) ? size : 0
-          scale += [s, s, s]
+          scale.append(s)
+          scale.append(s)
+          scale.append(s)
         }
         add(.scale, .step, 3, scale, .changes, "\(label)/visible")
       }

@@ -42,9 +42,17 @@ struct TrackTable {
     let n = hi - lo + 1
     var players: [String] = [], balls: [String] = []
     var values: [[SIMD3<Double>]] = []
+    // Points come grouped by track within a frame: the last track's joints are kept at hand, which
+    // saves hashing the track's name for nearly every point (a tenth of the export of a long match).
+    var lastTrack: String?
+    var lastJoints: [(joint: String, series: Int)] = []
     for p in reconstruction.points {
+      if p.track != lastTrack {
+        lastTrack = p.track
+        lastJoints = index[p.track] ?? []
+      }
       let s: Int
-      if let i = index[p.track]?.first(where: { $0.joint == p.joint })?.series {
+      if let i = lastJoints.first(where: { $0.joint == p.joint })?.series {
         s = i
       } else {
         s = values.count
@@ -52,6 +60,7 @@ struct TrackTable {
           if p.kind == .player { players.append(p.track) } else { balls.append(p.track) }
         }
         index[p.track, default: []].append((p.joint, s))
+        lastJoints = index[p.track]!
         values.append([SIMD3<Double>](repeating: .zero, count: n))
         present.append([Bool](repeating: false, count: n))
       }
