@@ -22,23 +22,10 @@ struct IdentityTracker {
     var firstCentre: SIMD3<Double>
     /// Recent limb-length samples per limb (for running medians).
     var limbSamples: [[Double]]
-    /// The median of each limb's recent samples (nil where none yet), kept up to date by `record`: every
-    /// frame compares each track's proportions with each person's, and recomputing the medians there
-    /// cost seconds over a long match.
-    private(set) var limbs: [Double?] = []
-
-    init(id: Int, lastFrame: Int, lastCentre: SIMD3<Double>, velocity: SIMD3<Double>, frames: Int, firstFrame: Int,
-         firstCentre: SIMD3<Double>, limbSamples: [[Double]]) {
-      self.id = id
-      self.lastFrame = lastFrame
-      self.lastCentre = lastCentre
-      self.velocity = velocity
-      self.frames = frames
-      self.firstFrame = firstFrame
-      self.firstCentre = firstCentre
-      self.limbSamples = limbSamples
-      updateLimbs()
-    }
+    /// The median of each limb's recent samples (nil where none yet), kept up to date by `record` (every
+    /// track is recorded into when it opens): every frame compares each track's proportions with each
+    /// person's, and recomputing the medians there cost seconds over a long match.
+    var limbs: [Double?] = []
 
     mutating func updateLimbs() {
       limbs = limbSamples.map { s in
