@@ -2,7 +2,9 @@
 //
 // MatchScene: multi-camera 2D detections in, 3D match scenes out.
 // Data flows one way: read (MatchSceneIO) → reconstruct (MatchSceneGeometry, MatchSceneReconstruction)
-// → analyse → export (MatchSceneExport), with a thin `matchscene` command-line tool on top.
+// → analyse (MatchSceneMotion, MatchSceneBallPlay, MatchSceneAnalysis) → export (MatchSceneExport: glTF;
+// MatchSceneAssimp: other formats; MatchSceneReview: overlays and the viewer page). MatchScenePipeline runs
+// the whole chain for any Swift program; the `matchscene` command-line tool only parses arguments and calls it.
 
 import PackageDescription
 
@@ -32,8 +34,14 @@ let package = Package(
     .library(name: "MatchSceneGeometry", targets: ["MatchSceneGeometry"]),
     .library(name: "MatchSceneReconstruction", targets: ["MatchSceneReconstruction"]),
     .library(name: "MatchSceneSimulation", targets: ["MatchSceneSimulation"]),
+    .library(name: "MatchSceneMotion", targets: ["MatchSceneMotion"]),
+    .library(name: "MatchSceneBallPlay", targets: ["MatchSceneBallPlay"]),
     .library(name: "MatchSceneAnalysis", targets: ["MatchSceneAnalysis"]),
+    .library(name: "MatchSceneEvaluation", targets: ["MatchSceneEvaluation"]),
     .library(name: "MatchSceneExport", targets: ["MatchSceneExport"]),
+    .library(name: "MatchSceneAssimp", targets: ["MatchSceneAssimp"]),
+    .library(name: "MatchSceneReview", targets: ["MatchSceneReview"]),
+    .library(name: "MatchScenePipeline", targets: ["MatchScenePipeline"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -86,20 +94,54 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(
-      name: "MatchSceneAnalysis",
+      name: "MatchSceneMotion",
       dependencies: ["MatchSceneCore"],
       swiftSettings: swiftSettings
     ),
     .target(
+      name: "MatchSceneBallPlay",
+      dependencies: ["MatchSceneCore"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "MatchSceneAnalysis",
+      dependencies: ["MatchSceneCore", "MatchSceneMotion", "MatchSceneBallPlay"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "MatchSceneEvaluation",
+      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneBallPlay"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
       name: "MatchSceneExport",
-      dependencies: ["MatchSceneCore", "MatchSceneAssets", "MatchSceneGeometry", "CAssimp"],
+      dependencies: ["MatchSceneCore", "MatchSceneAssets"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "MatchSceneAssimp",
+      dependencies: ["MatchSceneCore", "MatchSceneExport", "CAssimp"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "MatchSceneReview",
+      dependencies: ["MatchSceneCore", "MatchSceneGeometry"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "MatchScenePipeline",
+      dependencies: [
+        "MatchSceneCore", "MatchSceneIO", "MatchSceneAssets", "MatchSceneGeometry", "MatchSceneReconstruction",
+        "MatchSceneAnalysis", "MatchSceneExport", "MatchSceneAssimp",
+      ],
       swiftSettings: swiftSettings
     ),
     .executableTarget(
       name: "matchscene",
       dependencies: [
         "MatchSceneCore", "MatchSceneIO", "MatchSceneGeometry", "MatchSceneReconstruction",
-        "MatchSceneSimulation", "MatchSceneAnalysis", "MatchSceneExport", "MatchSceneAssets",
+        "MatchSceneSimulation", "MatchSceneAnalysis", "MatchSceneEvaluation", "MatchSceneExport", "MatchSceneAssimp",
+        "MatchSceneReview", "MatchScenePipeline", "MatchSceneAssets",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
@@ -122,9 +164,20 @@ let package = Package(
       name: "MatchSceneReconstructionTests",
       dependencies: ["MatchSceneReconstruction", "MatchSceneSimulation", "TestSupport"]
     ),
-    .testTarget(name: "MatchSceneAnalysisTests", dependencies: ["MatchSceneAnalysis", "TestSupport"]),
-    .testTarget(name: "MatchSceneExportTests", dependencies: ["MatchSceneExport", "TestSupport"]),
-    .testTarget(name: "CLITests", dependencies: ["TestSupport", "MatchSceneIO", "MatchSceneExport", "MatchSceneAnalysis"]),
+    .testTarget(
+      name: "MatchSceneAnalysisTests",
+      dependencies: ["MatchSceneAnalysis", "MatchSceneMotion", "MatchSceneBallPlay", "MatchSceneEvaluation", "TestSupport"]
+    ),
+    .testTarget(
+      name: "MatchSceneExportTests",
+      dependencies: ["MatchSceneExport", "MatchSceneAssimp", "MatchSceneReview", "TestSupport"]
+    ),
+    .testTarget(
+      name: "CLITests",
+      dependencies: [
+        "TestSupport", "MatchSceneIO", "MatchSceneExport", "MatchSceneAssimp", "MatchSceneAnalysis", "MatchSceneEvaluation",
+      ]
+    ),
   ],
   cLanguageStandard: .c11,
   cxxLanguageStandard: .cxx17

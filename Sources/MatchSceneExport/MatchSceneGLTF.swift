@@ -39,8 +39,8 @@ public enum MatchSceneGLTF {
   ///   - sport: ball radius, venue dimensions and colours.
   ///   - worldUp: the calibration world's up direction (non-zero), e.g. (0, 0, 1).
   /// - Throws: `GLTFError` for a non-finite position, a bad frame rate, bad options or non-finite data;
-  ///   `InputError` when the sport lacks a venue dimension or colour; `AssimpError` when `venueMesh`
-  ///   cannot be read.
+  ///   `InputError` when the sport lacks a venue dimension or colour; `GLTFError` when `venueMesh` is set
+  ///   but not loaded (`SceneOptions.loadVenueMesh()`, MatchSceneAssimp).
   public static func build(
     _ reconstruction: Reconstruction, cameras: [Camera], sport: SportSpec, worldUp: SIMD3<Double>,
     options: SceneOptions = SceneOptions()

@@ -98,10 +98,10 @@ struct SceneAssembly {
 
   mutating func addVenue(sport: SportSpec, parent: Int) throws {
     var primitives: [GLTFPrimitive] = []
-    if let url = options.venueMesh {
+    if let parts = options.venueMeshParts {
       let color = sport.venue.colors["table"] ?? SIMD3(1, 1, 1)
       let material = addMaterial("venue", color: color)
-      for (k, part) in try Assimp.loadMesh(url).enumerated() {
+      for (k, part) in parts.enumerated() {
         let g = Geometry(
           position: try builder.addVec3(part.positions, usage: .vertexAttribute, name: "venue/\(k)/POSITION"),
           normal: try builder.addVec3(part.normals, usage: .vertexAttribute, name: "venue/\(k)/NORMAL"),

@@ -8,8 +8,12 @@ public struct SceneOptions: Sendable {
   /// `lastFrame`, `generator`, `up`, `skeleton`) take precedence over same-named keys here.
   public var sceneExtras: [String: JSONValue]
   /// A user-supplied venue mesh (any format assimp reads) in calibration world coordinates, metres; when
-  /// set it replaces the venue generated from the sport's dimensions.
+  /// set it replaces the venue generated from the sport's dimensions. This module has no mesh reader of
+  /// its own (it needs no system library): `MatchSceneAssimp`'s `SceneOptions.loadVenueMesh()` reads the
+  /// file into `venueMeshParts`, which `MatchSceneGLTF.build` requires when `venueMesh` is set.
   public var venueMesh: URL?
+  /// The triangle meshes read from `venueMesh` (see there).
+  public var venueMeshParts: [VenueMeshPart]?
   /// Whether to add the venue at all.
   public var includeVenue: Bool
   /// Whether to add a node per calibrated camera.
@@ -105,6 +109,9 @@ public struct SceneOptions: Sendable {
     guard keyframeTolerance.isFinite, keyframeTolerance >= 0 else {
       throw GLTFError("keyframeTolerance \(keyframeTolerance) m must be ≥ 0")
     }
+    if let venueMesh, venueMeshParts == nil {
+      throw GLTFError("venueMesh \(venueMesh.path) is not loaded: call SceneOptions.loadVenueMesh() (MatchSceneAssimp) first")
+    }
     guard interpolation != .cubicSpline else { throw GLTFError("interpolation must be LINEAR or STEP") }
     var names = Set<String>()
     for clip in clips {
@@ -113,3 +120,7 @@ public struct SceneOptions: Sendable {
     }
   }
 }
+
+/// One triangle mesh of a user's venue: vertices, unit normals and triangles (three indices each), in
+/// calibration world coordinates, metres.
+public typealias VenueMeshPart = (positions: [SIMD3<Float>], normals: [SIMD3<Float>], indices: [UInt32])

@@ -4,6 +4,7 @@ import MatchSceneAnalysis
 import MatchSceneCore
 import MatchSceneIO
 import MatchSceneReconstruction
+import MatchSceneEvaluation
 
 /// `matchscene evaluate <out> --truth <truth>`: 3D error of a reconstruction against ground truth.
 struct Evaluate: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import MatchSceneCore
 import MatchSceneExport
 import MatchSceneIO
+import MatchSceneReview
 
 /// `matchscene overlay <match> --camera cam01 --frames 100-200`: SVG images of each camera's 2D
 /// detections with the reconstruction reprojected over them, for quality control.

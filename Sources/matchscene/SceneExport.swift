@@ -4,6 +4,7 @@ import MatchSceneAnalysis
 import MatchSceneAssets
 import MatchSceneCore
 import MatchSceneExport
+import MatchSceneAssimp
 
 /// Output formats of the 3D scene.
 enum SceneFormat: String, ExpressibleByArgument, CaseIterable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MatchSceneExport
+import MatchSceneReview
 
 /// `matchscene view <scene.glb>`: a self-contained HTML viewer next to the scene.
 struct View: ParsableCommand {

@@ -5,6 +5,8 @@ import MatchSceneExport
 import MatchSceneIO
 import TestSupport
 import XCTest
+import MatchSceneAssimp
+import MatchSceneEvaluation
 
 /// simulate → reconstruct → evaluate on the built binary, as a user runs them.
 final class EndToEndTests: XCTestCase {

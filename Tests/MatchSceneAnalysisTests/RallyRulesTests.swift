@@ -1,6 +1,9 @@
 @testable import MatchSceneAnalysis
 import MatchSceneCore
 import XCTest
+@testable import MatchSceneMotion
+@testable import MatchSceneBallPlay
+import MatchSceneEvaluation
 
 /// Rally boundaries: decided by the rules, robust to a missed hit, started at the toss, and the ball
 /// evaluation against in-play windows.
@@ -93,7 +96,7 @@ final class RallyRulesTests: XCTestCase {
     let events = [
       MatchEvent(type: .rallyStart, frame: 90, time: 1.5), MatchEvent(type: .rallyEnd, frame: 150, time: 2.5),
     ]
-    let ranges = MatchAnalyzer.rallyRanges(events, ball: ball, maxGap: 15, stillFrames: 9, stillRadius: 0.01)
+    let ranges = Rallies.inPlay(events, ball: ball, maxGap: 15, stillFrames: 9, stillRadius: 0.01)
     XCTAssertEqual(ranges.count, 1)
     XCTAssertEqual(ranges[0].upperBound, 150)
     XCTAssertTrue((58...61).contains(ranges[0].lowerBound), "starts at the last still moment, got \(ranges[0].lowerBound)")

@@ -2,6 +2,8 @@
 import MatchSceneCore
 import TestSupport
 import XCTest
+@testable import MatchSceneMotion
+@testable import MatchSceneBallPlay
 
 /// A ball settling on the table top after the point: hops of a few centimetres, then a roll. Bounces
 /// whose rebound lifts the ball at least 1 cm are events (as the simulator's truth counts them).

@@ -2,6 +2,7 @@ import MatchSceneAnalysis
 import MatchSceneCore
 import TestSupport
 import XCTest
+import MatchSceneEvaluation
 
 final class TrackEvaluationTests: XCTestCase {
   func testErrorStatistics() {

@@ -4,6 +4,7 @@ import TestSupport
 import XCTest
 
 @testable import MatchSceneExport
+@testable import MatchSceneAssimp
 
 /// Writes the synthetic scene and reads it back with assimp 5.x (a reader we did not write).
 final class AssimpRoundTripTests: XCTestCase {
@@ -207,14 +208,20 @@ final class AssimpRoundTripTests: XCTestCase {
   func testUserVenueMeshReplacesTheGeneratedVenue() throws {
     let url = folder.appendingPathComponent("cube.obj")
     try Self.cubeOBJ.write(to: url, atomically: true, encoding: .utf8)
-    let doc = try SyntheticScene.document(options: SceneOptions(venueMesh: url))
+    var options = SceneOptions(venueMesh: url)
+    // The glTF module reads no mesh files itself: without loading, build says how.
+    XCTAssertThrowsError(try SyntheticScene.document(options: options)) { error in
+      XCTAssertTrue("\(error)".contains("loadVenueMesh"), "\(error)")
+    }
+    try options.loadVenueMesh()
+    let doc = try SyntheticScene.document(options: options)
     let venue = doc.meshes![doc.nodes![doc.node("venue")!].mesh!]
     XCTAssertEqual(venue.primitives.count, 1)
     let position = doc.accessors![venue.primitives[0].attributes["POSITION"]!]
     XCTAssertEqual(position.min, [-1, -1, 0])
     XCTAssertEqual(position.max, [1, 1, 2])
     XCTAssertEqual(GLTFValidator.validate(glb: try GLTFWriter.glbData(doc)), [])
-    XCTAssertThrowsError(
-      try SyntheticScene.document(options: SceneOptions(venueMesh: folder.appendingPathComponent("nope.obj"))))
+    var missing = SceneOptions(venueMesh: folder.appendingPathComponent("nope.obj"))
+    XCTAssertThrowsError(try missing.loadVenueMesh())
   }
 }

@@ -4,6 +4,7 @@ import TestSupport
 import XCTest
 
 @testable import MatchSceneExport
+@testable import MatchSceneAssimp
 
 /// `SceneOptions.ballTrail`: fading spheres following the ball a fixed time behind it.
 final class BallTrailTests: XCTestCase {

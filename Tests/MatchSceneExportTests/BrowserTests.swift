@@ -4,6 +4,7 @@ import TestSupport
 import XCTest
 
 @testable import MatchSceneExport
+@testable import MatchSceneReview
 
 /// Loads generated scenes and the viewer page in headless Chromium (WebGL through SwiftShader) with
 /// Debian's three.js r111 (`libjs-three`), and checks what three.js makes of the scene.

@@ -4,6 +4,7 @@ import TestSupport
 import XCTest
 
 @testable import MatchSceneExport
+@testable import MatchSceneAssimp
 
 /// Conversions through assimp bind animations by node name; repeated keypoint names must not make the
 /// second player's joints stand still.

@@ -5,6 +5,7 @@ import TestSupport
 import XCTest
 
 @testable import MatchSceneExport
+@testable import MatchSceneAssimp
 
 /// The venues of every built-in sport, and court dimensions checked against the rule books.
 final class CourtVenueTests: XCTestCase {

@@ -4,6 +4,7 @@ import TestSupport
 import XCTest
 
 @testable import MatchSceneExport
+@testable import MatchSceneAssimp
 
 /// `SceneOptions.keyframeTolerance`: error-bounded keyframe reduction, checked by resampling.
 final class KeyframeReductionTests: XCTestCase {

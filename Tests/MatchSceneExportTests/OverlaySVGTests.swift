@@ -4,6 +4,7 @@ import MatchSceneGeometry
 import XCTest
 
 @testable import MatchSceneExport
+@testable import MatchSceneReview
 
 #if canImport(FoundationXML)
   import FoundationXML

@@ -4,6 +4,7 @@ import TestSupport
 import XCTest
 
 @testable import MatchSceneExport
+@testable import MatchSceneAssimp
 
 /// Rotations stored as normalised SHORTs (`RotationEncoding.normalizedShort`): what a viewer decodes
 /// and interpolates stays within the keyframe tolerance of the Float32 scene at every frame, and

@@ -4,6 +4,7 @@ import TestSupport
 import XCTest
 
 @testable import MatchSceneExport
+@testable import MatchSceneAssimp
 
 /// `--format fbx|dae` with keyframe reduction, as the command line writes them (`SceneExport.write`).
 /// Reduced channel by channel, one node's channels keep different numbers of keys (the ball's

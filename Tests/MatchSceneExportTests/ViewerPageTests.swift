@@ -1,6 +1,7 @@
 import Foundation
 import MatchSceneExport
 import XCTest
+@testable import MatchSceneReview
 
 final class ViewerPageTests: XCTestCase {
   /// The base64 data URI in `page`, decoded.

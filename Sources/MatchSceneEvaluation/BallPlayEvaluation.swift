@@ -1,3 +1,4 @@
+import MatchSceneBallPlay
 import MatchSceneCore
 
 /// The ball against the true rallies: how much of the play it covers, and whether it is reported while
@@ -28,7 +29,7 @@ public struct BallPlayEvaluation: Sendable, Encodable {
   ) {
     let trueBall = truth.filter { $0.kind == .ball }
     let lastFrame = trueBall.map(\.frame).max() ?? 0
-    let windows = MatchAnalyzer.rallyRanges(trueEvents, openUntil: lastFrame)
+    let windows = Rallies.ranges(trueEvents, openUntil: lastFrame)
     let estimated = Set(estimate.filter { $0.kind == .ball }.map(\.frame))
     func inPlay(_ f: Int) -> Bool { windows.contains { $0.contains(f) } }
     let seen = trueBall.filter { $0.views >= 2 && inPlay($0.frame) }.map(\.frame)

@@ -1,12 +1,10 @@
-import MatchSceneCore
-
 /// Unit quaternions in glTF order (x, y, z, w) (glTF 2.0 §3.5.2: node `rotation`).
-enum Quaternion {
+public enum Quaternion {
   /// The unit quaternion of rotation matrix `m`, by Shepperd's method (S. W. Shepperd, "Quaternion from
   /// rotation matrix", J. Guidance and Control 1(3), 1978): pick the largest of w, x, y, z from the
   /// trace/diagonal for numerical stability. The sign is chosen so that w ≥ 0.
   /// - Precondition: `m` is a rotation.
-  static func fromMatrix(_ m: Matrix3) -> SIMD4<Double> {
+  public static func fromMatrix(_ m: Matrix3) -> SIMD4<Double> {
     let trace = m[0, 0] + m[1, 1] + m[2, 2]
     var q: SIMD4<Double>
     if trace > 0 {
@@ -27,7 +25,7 @@ enum Quaternion {
   }
 
   /// The rotation matrix of unit quaternion `q` (x, y, z, w).
-  static func toMatrix(_ q: SIMD4<Double>) -> Matrix3 {
+  public static func toMatrix(_ q: SIMD4<Double>) -> Matrix3 {
     let (x, y, z, w) = (q.x, q.y, q.z, q.w)
     return Matrix3(rowMajor: [
       1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
@@ -38,7 +36,7 @@ enum Quaternion {
 
   /// The shortest-arc rotation turning unit vector `a` onto unit vector `b`: q = (a × b, 1 + a·b), normalised.
   /// Opposite vectors turn by π about an axis perpendicular to `a`.
-  static func rotation(from a: SIMD3<Double>, to b: SIMD3<Double>) -> SIMD4<Double> {
+  public static func rotation(from a: SIMD3<Double>, to b: SIMD3<Double>) -> SIMD4<Double> {
     let w = 1 + dot(a, b)
     if w < 1e-12 {
       var axis = cross(a, SIMD3(1, 0, 0))
@@ -50,13 +48,13 @@ enum Quaternion {
     return normalized(SIMD4(v.x, v.y, v.z, w))
   }
 
-  static func normalized(_ q: SIMD4<Double>) -> SIMD4<Double> {
+  public static func normalized(_ q: SIMD4<Double>) -> SIMD4<Double> {
     let n = (q * q).sum().squareRoot()
     return n > 0 ? q / n : SIMD4(0, 0, 0, 1)
   }
 
   /// `q` as Float32, normalised again in Float32 so its stored length is 1 to within a few ulps.
-  static func float32(_ q: SIMD4<Double>) -> SIMD4<Float> {
+  public static func float32(_ q: SIMD4<Double>) -> SIMD4<Float> {
     let n = normalized(q)
     return SIMD4<Float>(Float(n.x), Float(n.y), Float(n.z), Float(n.w))
   }

@@ -1,3 +1,4 @@
+import MatchSceneExport
 /// Plain values read out of an assimp scene (no C types), for inspection and round-trip checks.
 
 /// One node of an imported scene.
@@ -60,4 +61,4 @@ public struct AssimpAnimationInfo: Sendable, Equatable {
 }
 
 /// One triangle mesh read from a user's file: vertices, unit normals and triangles (three indices each).
-public typealias AssimpTriangleMesh = (positions: [SIMD3<Float>], normals: [SIMD3<Float>], indices: [UInt32])
+public typealias AssimpTriangleMesh = VenueMeshPart

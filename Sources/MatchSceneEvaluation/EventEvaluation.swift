@@ -1,3 +1,4 @@
+import MatchSceneBallPlay
 import MatchSceneCore
 
 /// How well detected events match the true ones: per type, precision and recall with a frame
@@ -64,7 +65,7 @@ public struct EventEvaluation: Sendable, Codable {
       return types
     }
     types = figures(truth, detected, countHitters: true)
-    let windows = MatchAnalyzer.rallyRanges(allTruth, openUntil: Int.max - tolerance).map {
+    let windows = Rallies.ranges(allTruth, openUntil: Int.max - tolerance).map {
       ($0.lowerBound - tolerance)...($0.upperBound + tolerance)
     }
     func inPlay(_ e: MatchEvent) -> Bool { windows.contains { $0.contains(e.frame) } }
