@@ -147,6 +147,13 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    // MARK: - Examples (compiled with the package; README's "Using MatchScene from Swift" is this file)
+    .executableTarget(
+      name: "matchscene-library-example",
+      dependencies: ["MatchSceneCore", "MatchScenePipeline"],
+      path: "Examples/LibraryUsage"
+    ),
+
     // MARK: - Tests
     .target(
       name: "TestSupport",
@@ -171,6 +178,10 @@ let package = Package(
     .testTarget(
       name: "MatchSceneExportTests",
       dependencies: ["MatchSceneExport", "MatchSceneAssimp", "MatchSceneReview", "TestSupport"]
+    ),
+    .testTarget(
+      name: "MatchScenePipelineTests",
+      dependencies: ["MatchScenePipeline", "MatchSceneSimulation", "MatchSceneEvaluation", "MatchSceneIO", "TestSupport"]
     ),
     .testTarget(
       name: "CLITests",

@@ -14,10 +14,19 @@ public struct AnalysisOptions: Sendable {
 
 /// What the analysis produced.
 public struct AnalysisResult: Sendable {
-  /// The cleaned reconstruction (smoothed players, physics-fitted ball).
-  public var reconstruction: Reconstruction
+  /// The cleaned motion (smoothed people, physics-fitted ball), in the frame the analysis was given.
+  public var motion: MotionModel
   public var events: [MatchEvent]
   public var flights: [BallFlight]
+
+  public init(motion: MotionModel, events: [MatchEvent], flights: [BallFlight]) {
+    self.motion = motion
+    self.events = events
+    self.flights = flights
+  }
+
+  /// The row view of `motion`.
+  public var reconstruction: Reconstruction { motion.reconstruction }
 }
 
 /// Time-domain analysis of a reconstruction: player smoothing and bone lengths, ball flights and the
@@ -46,24 +55,35 @@ public struct MatchAnalyzer: Sendable {
     self.options = options
   }
 
-  public func run(_ input: Reconstruction) -> AnalysisResult {
-    var reconstruction = TrackSmoother(options: options.smoothing).smooth(input)
-    if options.boneLengths { reconstruction = BoneLengthConstraint().apply(to: reconstruction) }
-    guard options.ballPhysics else { return AnalysisResult(reconstruction: reconstruction, events: [], flights: []) }
-    let fps = reconstruction.fps
-    let ballPoints = reconstruction.points.filter { $0.kind == .ball }
-    let observations = ballPoints.map { (frame: $0.frame, position: $0.position) }
+  /// Analyses `motion`, which must be in venue coordinates (`VenueFrame`: z up, floor at z = 0, the
+  /// table centred on the origin with the net in the plane x = 0); positions in the result and its
+  /// events are in the same frame.
+  public func run(_ motion: MotionModel) -> AnalysisResult {
+    var motion = motion
+    TrackSmoother(options: options.smoothing).smooth(&motion)
+    if options.boneLengths { BoneLengthConstraint().apply(to: &motion) }
+    guard options.ballPhysics, let b = motion.ballTrack else { return AnalysisResult(motion: motion, events: [], flights: []) }
+    let fps = motion.fps
+    let ball = motion.tracks[b]
+    let observations = ball.frames.compactMap { frame in ball.position(joint: 0, frame: frame).map { (frame: frame, position: $0) } }
     let flights = FlightSegmentation(
-      model: ball, surfaces: BallSurfaces(ballRadius: ballRadius, table: table), options: options.segmentation
+      model: self.ball, surfaces: BallSurfaces(ballRadius: ballRadius, table: table), options: options.segmentation
     ).flights(observations, fps: fps)
     guard let table else {
       // No events without the table, so no rallies: the ball is reported wherever it was seen.
-      let points = Self.replacingBall(in: reconstruction, flights: flights, observed: ballPoints) { _, _ in true }
-      return AnalysisResult(reconstruction: points, events: [], flights: flights)
+      motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps) { _, _ in true }
+      return AnalysisResult(motion: motion, events: [], flights: flights)
     }
     var wrists: [String: [Int: [SIMD3<Double>]]] = [:]
-    for p in reconstruction.points where p.kind == .player && (p.joint.hasSuffix("wrist") || p.joint.hasSuffix("hand")) {
-      wrists[p.track, default: [:]][p.frame, default: []].append(p.position)
+    let wristJoints = motion.skeleton.wrists
+    for t in motion.personTracks {
+      let track = motion.tracks[t]
+      var byFrame: [Int: [SIMD3<Double>]] = [:]
+      for frame in track.frames {
+        let here = wristJoints.compactMap { track.position(joint: $0, frame: frame) }
+        if !here.isEmpty { byFrame[frame] = here }
+      }
+      if !byFrame.isEmpty { wrists[track.id] = byFrame }
     }
     let ballByFrame = Dictionary(observations.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
     let events = EventDetector(table: table, options: options.events).detect(
@@ -73,36 +93,38 @@ public struct MatchAnalyzer: Sendable {
     let rallies = Rallies.inPlay(
       events, ball: ballByFrame, maxGap: Int((options.segmentation.maxGap * fps).rounded()),
       stillFrames: Int((Rallies.palmStill * fps).rounded()), stillRadius: options.events.restNoise)
-    let points = Self.replacingBall(in: reconstruction, flights: flights, observed: ballPoints) { frame, fitted in
+    motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps) { frame, fitted in
       rallies.contains { $0.contains(frame) } || (fitted && rallies.isEmpty)
     }
-    return AnalysisResult(reconstruction: points, events: events, flights: flights)
+    return AnalysisResult(motion: motion, events: events, flights: flights)
   }
 
-  /// `reconstruction` with its ball replaced: at each frame `keep(frame, fitted)` accepts, the fitted
-  /// position of the flight covering it (`fitted` true; missed frames filled, the observation's
-  /// reprojection error and views kept), else the observation (`fitted` false).
+  /// The row view of `run(_:)`: `reconstruction` must be in venue coordinates.
+  public func run(_ reconstruction: Reconstruction) -> AnalysisResult { run(MotionModel(reconstruction)) }
+
+  /// The ball's track replaced: at each frame `keep(frame, fitted)` accepts, the fitted position of the
+  /// flight covering it (`fitted` true; the observation's reprojection error and views kept, a missed
+  /// frame `.filled`), else the observation (`fitted` false); missing elsewhere.
   static func replacingBall(
-    in reconstruction: Reconstruction, flights: [BallFlight], observed: [TrackPoint], keep: (Int, Bool) -> Bool
-  ) -> Reconstruction {
-    let fps = reconstruction.fps
-    var original: [Int: TrackPoint] = [:]
-    for p in observed { original[p.frame] = p }
-    var ballOut: [Int: TrackPoint] = [:]
+    _ observed: MotionTrack, flights: [BallFlight], fps: Double, keep: (Int, Bool) -> Bool
+  ) -> MotionTrack {
+    var out = observed
+    out.samples = Array(repeating: .missing, count: observed.samples.count)
+    var fitted = [Bool](repeating: false, count: observed.frameCount)
     for flight in flights {
-      for frame in flight.frames where keep(frame, true) {
-        let observed = original[frame]
-        ballOut[frame] = TrackPoint(
-          frame: frame, time: Double(frame) / fps, track: observed?.track ?? "ball", kind: .ball, joint: "ball",
-          position: flight.position(at: Double(frame) / fps), reprojectionPx: observed?.reprojectionPx ?? -1,
-          views: observed?.views ?? 0)
+      for frame in flight.frames where observed.frames.contains(frame) && keep(frame, true) {
+        let seen = observed[joint: 0, frame: frame]
+        out[joint: 0, frame: frame] = MotionSample(
+          position: flight.position(at: Double(frame) / fps), reprojectionPx: seen.isPresent ? seen.reprojectionPx : -1,
+          views: seen.isPresent ? Int(seen.views) : 0, state: seen.isPresent ? seen.state : .filled)
+        fitted[frame - observed.firstFrame] = true
       }
     }
-    for p in observed where ballOut[p.frame] == nil && keep(p.frame, false) { ballOut[p.frame] = p }
-    var points = reconstruction.points.filter { $0.kind != .ball }
-    points += ballOut.values
-    points.sort { ($0.frame, $0.kind == .ball ? 1 : 0, $0.track) < ($1.frame, $1.kind == .ball ? 1 : 0, $1.track) }
-    return Reconstruction(fps: fps, skeleton: reconstruction.skeleton, points: points)
+    for frame in observed.frames where !fitted[frame - observed.firstFrame] {
+      let seen = observed[joint: 0, frame: frame]
+      if seen.isPresent && keep(frame, false) { out[joint: 0, frame: frame] = seen }
+    }
+    return out
   }
 
   /// `Rallies.ranges`: frame ranges from each rally start to its end.

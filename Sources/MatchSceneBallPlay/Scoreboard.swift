@@ -47,15 +47,23 @@ public enum Scoreboard {
     return entries
   }
 
-  /// Each player's half from the mean x of their points (players stand behind their end).
-  public static func sides(of reconstruction: Reconstruction) -> [String: String] {
-    var sums: [String: (Double, Int)] = [:]
-    for p in reconstruction.points where p.kind == .player {
-      let s = sums[p.track] ?? (0, 0)
-      sums[p.track] = (s.0 + p.position.x, s.1 + 1)
+  /// Each player's half of the table (`negative_x` or `positive_x` of the venue frame) from the mean x of
+  /// their samples: players stand behind their end. `motion` must be in venue coordinates; of more than
+  /// two players, the two seen most.
+  public static func sides(of motion: MotionModel) -> [String: String] {
+    var sums: [(id: String, sum: Double, count: Int)] = []
+    for t in motion.playerTracks {
+      var sum = 0.0, count = 0
+      for sample in motion.tracks[t].samples where sample.isPresent {
+        sum += sample.position.x
+        count += 1
+      }
+      if count > 0 { sums.append((motion.tracks[t].id, sum, count)) }
     }
-    // The two most-seen players (bystanders have fewer points).
-    let players = sums.sorted { $0.value.1 > $1.value.1 }.prefix(2)
-    return Dictionary(uniqueKeysWithValues: players.map { ($0.key, $0.value.0 / Double($0.value.1) < 0 ? "negative_x" : "positive_x") })
+    let players = sums.sorted { $0.count > $1.count }.prefix(2)
+    return Dictionary(uniqueKeysWithValues: players.map { ($0.id, $0.sum / Double($0.count) < 0 ? "negative_x" : "positive_x") })
   }
+
+  /// The row view of `sides(of:)` (people of kind `player` only).
+  public static func sides(of reconstruction: Reconstruction) -> [String: String] { sides(of: MotionModel(reconstruction)) }
 }

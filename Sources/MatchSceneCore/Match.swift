@@ -14,6 +14,10 @@ public struct Match: Sendable {
   public var detections: [String: CameraDetections]
   /// Direction of "up" in the calibration's world frame; (0, 0, 1) for Pose2Sim / anipose rigs.
   public var worldUp: SIMD3<Double>
+  /// Where the venue is in the calibration's world (`match.toml`'s `[venue]`); nil when nothing says so.
+  public var venue: VenueFrame?
+  /// A name per player track id (`match.toml`'s `[players]`: `P1 = "Ana"`).
+  public var playerNames: [String: String] = [:]
 
   public init(
     sport: String = "table-tennis", fps: Double, skeleton: Skeleton = .coco17, cameras: [Camera],

@@ -11,6 +11,14 @@ public struct Matrix3: Sendable, Equatable, Hashable {
 
   public static let identity = Matrix3(rowMajor: [1, 0, 0, 0, 1, 0, 0, 0, 1])
 
+  /// The matrix with rows `a`, `b`, `c` (a rotation's rows are the new frame's axes in the old one).
+  public init(rows a: SIMD3<Double>, _ b: SIMD3<Double>, _ c: SIMD3<Double>) {
+    m = [a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z]
+  }
+
+  /// Row `i` (0, 1 or 2).
+  public func row(_ i: Int) -> SIMD3<Double> { SIMD3(m[3 * i], m[3 * i + 1], m[3 * i + 2]) }
+
   public subscript(row: Int, column: Int) -> Double {
     get { m[3 * row + column] }
     set { m[3 * row + column] = newValue }

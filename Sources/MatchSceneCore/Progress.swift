@@ -4,7 +4,7 @@ import Foundation
 /// error is a terminal, and stays silent when it is piped or redirected.
 public final class ProgressReporter: @unchecked Sendable {
   private let label: String
-  private let total: Int
+  private var total: Int
   private let enabled: Bool
   private let start = Date()
   private var lastDraw = Date.distantPast
@@ -15,6 +15,14 @@ public final class ProgressReporter: @unchecked Sendable {
     self.label = label
     self.total = max(total, 1)
     self.enabled = enabled ?? (isatty(STDERR_FILENO) != 0)
+  }
+
+  /// Records that `done` items of `total` are finished, the total being known only now.
+  public func update(_ done: Int, of total: Int) {
+    lock.lock()
+    self.total = max(total, 1)
+    lock.unlock()
+    update(done)
   }
 
   /// Records that `done` items of `total` are finished; redraws at most ten times a second.

@@ -8,8 +8,14 @@ public struct Skeleton: Sendable, Equatable, Hashable {
   public var bones: [(Int, Int)]
   /// Left/right mirror pairs as keypoint indices (left first).
   public var mirrorPairs: [(Int, Int)]
+  /// Roles given explicitly (a custom skeleton's `roles` table); nil derives them from the keypoint
+  /// names (see `roles`).
+  public var explicitRoles: [JointRole: Int]?
 
-  public init(name: String, keypoints: [String], bones: [(String, String)], mirrorPairs: [(String, String)]? = nil) {
+  public init(
+    name: String, keypoints: [String], bones: [(String, String)], mirrorPairs: [(String, String)]? = nil,
+    roles: [JointRole: String]? = nil
+  ) {
     self.name = name
     self.keypoints = keypoints
     let index = Dictionary(uniqueKeysWithValues: keypoints.enumerated().map { ($1, $0) })
@@ -33,6 +39,7 @@ public struct Skeleton: Sendable, Equatable, Hashable {
       }
       self.mirrorPairs = pairs
     }
+    self.explicitRoles = roles.map { $0.compactMapValues { index[$0] } }
   }
 
   public var count: Int { keypoints.count }
@@ -42,7 +49,7 @@ public struct Skeleton: Sendable, Equatable, Hashable {
 
   public static func == (a: Skeleton, b: Skeleton) -> Bool {
     a.name == b.name && a.keypoints == b.keypoints && a.bones.elementsEqual(b.bones, by: ==)
-      && a.mirrorPairs.elementsEqual(b.mirrorPairs, by: ==)
+      && a.mirrorPairs.elementsEqual(b.mirrorPairs, by: ==) && a.explicitRoles == b.explicitRoles
   }
 
   public func hash(into hasher: inout Hasher) {

@@ -1,7 +1,10 @@
 /// What a track follows.
 public enum TrackKind: String, Sendable, Codable, CaseIterable {
+  /// A person who plays (`P1`, `P2`…): for table tennis, who stands behind an end through the rallies.
   case player
   case ball
+  /// Anyone else seen (`B1`, `B2`…): a bystander, an umpire, a coach.
+  case person
 }
 
 /// One estimated 3D point: a row of `tracks.csv`
@@ -49,14 +52,14 @@ public struct Reconstruction: Sendable {
     self.points = points
   }
 
-  /// Track ids in order of first appearance (players first, then the ball).
+  /// Track ids in order of first appearance (people first, then the ball), with their kind.
   public var trackIDs: [(id: String, kind: TrackKind)] {
     var seen = Set<String>()
-    var players: [String] = [], balls: [String] = []
+    var people: [(String, TrackKind)] = [], balls: [(String, TrackKind)] = []
     for p in points where seen.insert(p.track).inserted {
-      if p.kind == .player { players.append(p.track) } else { balls.append(p.track) }
+      if p.kind == .ball { balls.append((p.track, p.kind)) } else { people.append((p.track, p.kind)) }
     }
-    return players.map { ($0, .player) } + balls.map { ($0, .ball) }
+    return (people + balls).map { (id: $0.0, kind: $0.1) }
   }
 
   public var frameRange: ClosedRange<Int>? {

@@ -33,7 +33,15 @@ public enum MatchSceneGLTF {
   public static let animationName = "match"
   public static let generator = "MatchScene"
 
-  /// The glTF document of `reconstruction`.
+  /// The glTF document of `reconstruction` (its row view; see `build(motion:…)`).
+  public static func build(
+    _ reconstruction: Reconstruction, cameras: [Camera], sport: SportSpec, worldUp: SIMD3<Double>,
+    options: SceneOptions = SceneOptions()
+  ) throws -> GLTFDocument {
+    try build(motion: MotionModel(reconstruction), cameras: cameras, sport: sport, worldUp: worldUp, options: options)
+  }
+
+  /// The glTF document of `motion` (positions in the calibration's world frame).
   /// - Parameters:
   ///   - cameras: calibrated cameras to place in the scene (`SceneOptions.includeCameras`).
   ///   - sport: ball radius, venue dimensions and colours.
@@ -42,17 +50,17 @@ public enum MatchSceneGLTF {
   ///   `InputError` when the sport lacks a venue dimension or colour; `GLTFError` when `venueMesh` is set
   ///   but not loaded (`SceneOptions.loadVenueMesh()`, MatchSceneAssimp).
   public static func build(
-    _ reconstruction: Reconstruction, cameras: [Camera], sport: SportSpec, worldUp: SIMD3<Double>,
+    motion: MotionModel, cameras: [Camera], sport: SportSpec, worldUp: SIMD3<Double>,
     options: SceneOptions = SceneOptions()
   ) throws -> GLTFDocument {
     try options.check()
-    guard reconstruction.fps.isFinite, reconstruction.fps > 0 else {
-      throw GLTFError("frame rate \(reconstruction.fps) must be > 0")
+    guard motion.fps.isFinite, motion.fps > 0 else {
+      throw GLTFError("frame rate \(motion.fps) must be > 0")
     }
     guard worldUp.x.isFinite, worldUp.y.isFinite, worldUp.z.isFinite, length(worldUp) > 0 else {
       throw GLTFError("worldUp \(worldUp) must be a finite non-zero vector")
     }
-    let table = try TrackTable(reconstruction)
+    let table = try TrackTable(motion)
     var scene = SceneAssembly(builder: GLTFBuilder(generator: generator), table: table, options: options)
 
     let yUpFromWorld = Matrix3.rotation(from: worldUp, to: SIMD3(0, 1, 0))
@@ -61,20 +69,20 @@ public enum MatchSceneGLTF {
 
     if options.includeVenue { try scene.addVenue(sport: sport, parent: root) }
     let range = table.frameRange  // reconstruction.frameRange, without another pass over the points
-    try scene.addPlayers(reconstruction, parent: root, firstFrame: range?.lowerBound)
-    try scene.addBalls(reconstruction, sport: sport, parent: root, firstFrame: range?.lowerBound)
+    try scene.addPlayers(skeleton: motion.skeleton, parent: root, firstFrame: range?.lowerBound)
+    try scene.addBalls(sport: sport, parent: root, firstFrame: range?.lowerBound)
     if options.includeCameras {
       for camera in cameras { try scene.addCamera(camera, parent: root) }
     }
 
-    try scene.addAnimations(range: range, clips: options.clips, fps: reconstruction.fps)
+    try scene.addAnimations(range: range, clips: options.clips, fps: motion.fps)
 
     let up = normalize(worldUp)
     var extras: [String: JSONValue] = options.sceneExtras
     extras["generator"] = .string(generator)
-    extras["fps"] = .number(reconstruction.fps)
+    extras["fps"] = .number(motion.fps)
     extras["up"] = .array([.number(up.x), .number(up.y), .number(up.z)])
-    extras["skeleton"] = .string(reconstruction.skeleton.name)
+    extras["skeleton"] = .string(motion.skeleton.name)
     if let range {
       extras["firstFrame"] = .number(Double(range.lowerBound))
       extras["lastFrame"] = .number(Double(range.upperBound))

@@ -121,10 +121,11 @@ struct SceneAssembly {
 
   // MARK: - Players and ball
 
-  mutating func addPlayers(_ reconstruction: Reconstruction, parent: Int, firstFrame: Int?) throws {
-    let players = table.trackIDs.filter { $0.kind == .player }.map(\.id)
+  /// A node per person (players and others alike, `extras.kind` telling which), named by track id.
+  mutating func addPlayers(skeleton: Skeleton, parent: Int, firstFrame: Int?) throws {
+    let people = table.trackIDs.filter { $0.kind != .ball }
+    let players = people.map(\.id)
     guard let firstFrame, !players.isEmpty else { return }
-    let skeleton = reconstruction.skeleton
     let sphere = try addGeometry(.icosphere(radius: options.jointRadius, subdivisions: 1), name: "joint")
     let prism = try addGeometry(.prismAlongY(radius: options.limbRadius, sides: 6), name: "limb")
     let start = firstFrame...firstFrame
@@ -138,7 +139,7 @@ struct SceneAssembly {
       let limbMesh = builder.addMesh(
         GLTFMesh(name: "\(track)/limb", primitives: [Self.primitive(prism, material: material)]))
       let playerNode = builder.addNode(
-        GLTFNode(name: track, extras: ["track": .string(track), "kind": .string(TrackKind.player.rawValue)]),
+        GLTFNode(name: track, extras: ["track": .string(track), "kind": .string(people[p].kind.rawValue)]),
         parent: parent)
       animated.append((playerNode, .visibility(track: track)))
       for joint in joints {
@@ -162,7 +163,7 @@ struct SceneAssembly {
     }
   }
 
-  mutating func addBalls(_ reconstruction: Reconstruction, sport: SportSpec, parent: Int, firstFrame: Int?) throws {
+  mutating func addBalls(sport: SportSpec, parent: Int, firstFrame: Int?) throws {
     let balls = table.trackIDs.filter { $0.kind == .ball }.map(\.id)
     guard let firstFrame, !balls.isEmpty else { return }
     guard let color = sport.venue.colors["ball"] else {

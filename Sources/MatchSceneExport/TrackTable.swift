@@ -23,15 +23,26 @@ struct TrackTable {
   private var knownFrames: [[Int]] = []
 
   /// - Throws: `GLTFError` naming track, joint and frame of the first non-finite position.
-  init(_ reconstruction: Reconstruction) throws {
-    fps = reconstruction.fps
+  init(_ reconstruction: Reconstruction) throws { try self.init(MotionModel(reconstruction)) }
+
+  /// - Throws: `GLTFError` naming track, joint and frame of the first non-finite position.
+  init(_ motion: MotionModel) throws {
+    fps = motion.fps
+    // The frames any track has data at.
     var lo = Int.max, hi = Int.min
-    for p in reconstruction.points {
-      guard p.position.x.isFinite, p.position.y.isFinite, p.position.z.isFinite else {
-        throw GLTFError("track \(p.track) joint \(p.joint) frame \(p.frame): position \(p.position) is not finite")
+    for track in motion.tracks {
+      for j in 0..<track.jointCount {
+        for (i, sample) in track.series(joint: j).enumerated() where sample.isPresent {
+          let p = sample.position
+          let frame = track.firstFrame + i
+          guard p.x.isFinite, p.y.isFinite, p.z.isFinite else {
+            let joint = track.kind == .ball ? "ball" : motion.skeleton.keypoints[j]
+            throw GLTFError("track \(track.id) joint \(joint) frame \(frame): position \(p) is not finite")
+          }
+          lo = min(lo, frame)
+          hi = max(hi, frame)
+        }
       }
-      lo = min(lo, p.frame)
-      hi = max(hi, p.frame)
     }
     guard lo <= hi else {
       frameRange = nil
@@ -40,51 +51,38 @@ struct TrackTable {
     }
     frameRange = lo...hi
     let n = hi - lo + 1
-    var players: [String] = [], balls: [String] = []
-    var values: [[SIMD3<Double>]] = []
-    // Points come grouped by track within a frame: the last track's joints are kept at hand, which
-    // saves hashing the track's name for nearly every point (a tenth of the export of a long match).
-    var lastTrack: String?
-    var lastJoints: [(joint: String, series: Int)] = []
-    for p in reconstruction.points {
-      if p.track != lastTrack {
-        lastTrack = p.track
-        lastJoints = index[p.track] ?? []
-      }
-      let s: Int
-      if let i = lastJoints.first(where: { $0.joint == p.joint })?.series {
-        s = i
-      } else {
-        s = values.count
-        if index[p.track] == nil {
-          if p.kind == .player { players.append(p.track) } else { balls.append(p.track) }
+    var people: [(id: String, kind: TrackKind)] = [], balls: [(id: String, kind: TrackKind)] = []
+    for track in motion.tracks {
+      for j in 0..<track.jointCount {
+        let source = track.series(joint: j)
+        guard source.contains(where: { $0.isPresent }) else { continue }
+        if index[track.id] == nil {
+          if track.kind == .ball { balls.append((track.id, track.kind)) } else { people.append((track.id, track.kind)) }
         }
-        index[p.track, default: []].append((p.joint, s))
-        lastJoints = index[p.track]!
-        values.append([SIMD3<Double>](repeating: .zero, count: n))
-        present.append([Bool](repeating: false, count: n))
-      }
-      values[s][p.frame - lo] = p.position
-      present[s][p.frame - lo] = true
-    }
-    trackIDs = players.map { ($0, .player) } + balls.map { ($0, .ball) }
-    // Hold the last known value forward; before the first known frame take the first known value.
-    for s in values.indices {
-      var known: [Int] = []
-      var held: SIMD3<Double>?
-      for i in 0..<n {
-        if present[s][i] {
-          held = values[s][i]
-          known.append(lo + i)
-        } else if let held {
-          values[s][i] = held
+        index[track.id, default: []].append((track.kind == .ball ? "ball" : motion.skeleton.keypoints[j], filled.count))
+        // Hold the last known value forward; before the first known frame take the first known value.
+        var values = [SIMD3<Double>](repeating: .zero, count: n)
+        var here = [Bool](repeating: false, count: n)
+        var known: [Int] = []
+        var held: SIMD3<Double>?
+        for i in 0..<n {
+          let frame = lo + i
+          let k = frame - track.firstFrame
+          if k >= 0, k < track.frameCount, source[source.startIndex + k].isPresent {
+            held = source[source.startIndex + k].position
+            here[i] = true
+            known.append(frame)
+          }
+          if let held { values[i] = held }
         }
+        let first = values[known[0] - lo]
+        for i in 0..<(known[0] - lo) { values[i] = first }
+        filled.append(values)
+        present.append(here)
+        knownFrames.append(known)
       }
-      let first = values[s][known[0] - lo]
-      for i in 0..<(known[0] - lo) { values[s][i] = first }
-      knownFrames.append(known)
     }
-    filled = values
+    trackIDs = people + balls
   }
 
   private func series(_ track: String, _ joint: String) -> Int? {

@@ -12,6 +12,14 @@ import MatchSceneCore
 /// [frame_offsets]       # cameraFrame = matchFrame + offset
 /// cam01 = 0
 /// cam02 = -3
+///
+/// [venue]               # where the venue is in the calibration's world (see MatchConfig+Venue.swift)
+/// up = [0, 0, 1]        # or "z", "-y", …
+/// origin = [1.2, -0.4, 0.0]      # on the floor below the table's centre, metres
+/// long_axis = [0.87, 0.5, 0]     # or heading = 30.0 (degrees about up from the world x axis)
+///
+/// [players]             # names of the player tracks
+/// P1 = "Ana"
 /// ```
 ///
 /// Instead of a built-in name, `skeleton` may be a table defining the detector's own keypoints
@@ -36,6 +44,10 @@ public struct MatchConfig: Sendable, Equatable {
   public var up: String?
   /// Per camera: `cameraFrame = matchFrame + offset`.
   public var frameOffsets: [String: Int] = [:]
+  /// The `[venue]` table: where the venue is in the calibration's world.
+  public var venue: VenueFrame?
+  /// The `[players]` table: a name per player track id (`P1 = "Ana"`).
+  public var players: [String: String] = [:]
 
   public init(
     sport: String? = nil, fps: Double? = nil, skeleton: String? = nil, up: String? = nil, frameOffsets: [String: Int] = [:],
@@ -50,7 +62,7 @@ public struct MatchConfig: Sendable, Equatable {
   }
 
   /// The keys `read` understands.
-  public static let knownKeys: Set<String> = ["sport", "fps", "skeleton", "up", "frame_offsets"]
+  public static let knownKeys: Set<String> = ["sport", "fps", "skeleton", "up", "frame_offsets", "venue", "players"]
 
   /// Reads `match.toml`.
   /// - Throws: `InputError` naming the file and key of a wrong value (`fps` not positive, an unknown
@@ -82,6 +94,9 @@ public struct MatchConfig: Sendable, Equatable {
     if let offsets = try root.subtable("frame_offsets") {
       for key in offsets.keys { config.frameOffsets[key] = try offsets.int(key) }
     }
+    let up = config.up.flatMap(upVector) ?? SIMD3(0, 0, 1)
+    if let table = try root.subtable("venue") { config.venue = try venue(table, worldUp: up) }
+    if let table = try root.subtable("players") { config.players = try players(table) }
     return config
   }
 
@@ -91,6 +106,9 @@ public struct MatchConfig: Sendable, Equatable {
     var unknown = doc.root.keys.filter { !knownKeys.contains($0) }
     if let table = doc.root["skeleton"]?.table {
       unknown += table.keys.filter { !skeletonTableKeys.contains($0) }.map { "skeleton.\($0)" }
+    }
+    if let table = doc.root["venue"]?.table {
+      unknown += table.keys.filter { !venueTableKeys.contains($0) }.map { "venue.\($0)" }
     }
     return unknown.sorted()
   }
@@ -129,6 +147,13 @@ public struct MatchConfig: Sendable, Equatable {
       out += "\n[frame_offsets]\n"
       for (camera, offset) in frameOffsets.sorted(by: { $0.key < $1.key }) {
         out += "\(CalibrationTOML.quoteKey(camera)) = \(offset)\n"
+      }
+    }
+    if let venue { out += "\n" + Self.renderVenueTable(venue) }
+    if !players.isEmpty {
+      out += "\n[players]\n"
+      for (id, name) in players.sorted(by: { $0.key < $1.key }) {
+        out += "\(CalibrationTOML.quoteKey(id)) = \(CalibrationTOML.quoteString(name))\n"
       }
     }
     return out

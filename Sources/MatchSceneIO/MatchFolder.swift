@@ -22,6 +22,9 @@ public struct MatchFolderOptions: Sendable {
   public var skeleton: String?
   /// Used when neither the options nor `match.toml` give a frame rate.
   public var defaultFPS: Double = 60
+  /// The frame rate to use, for the match's sport, when neither the options nor `match.toml` give one
+  /// (before `defaultFPS`); `MatchPipeline` gives the sport's own default (`SportSpec.defaultFPS`).
+  public var defaultFPSForSport: (@Sendable (String) -> Double?)?
   /// Used when neither the options nor `match.toml` name a sport.
   public var defaultSport = "table-tennis"
   /// Used when neither the options nor `match.toml` name a skeleton.
@@ -186,11 +189,15 @@ public enum MatchFolder {
       }
     }
 
-    let match = Match(
-      sport: options.sport ?? config.sport ?? options.defaultSport,
-      fps: options.fps ?? config.fps ?? options.defaultFPS, skeleton: skeleton, cameras: cameras,
+    let sport = options.sport ?? config.sport ?? options.defaultSport
+    var match = Match(
+      sport: sport,
+      fps: options.fps ?? config.fps ?? options.defaultFPSForSport?(sport) ?? options.defaultFPS, skeleton: skeleton,
+      cameras: cameras,
       frameOffsets: config.frameOffsets, detections: detections,
       worldUp: config.up.flatMap(MatchConfig.upVector) ?? SIMD3(0, 0, 1))
+    match.venue = config.venue
+    match.playerNames = config.players
     return LoadedMatch(match: match, diagnostics: diagnostics, commonFrames: common, cameraFrames: cameraFrames)
   }
 
@@ -229,9 +236,11 @@ public enum MatchFolder {
       try TrackNetCSV.write(d.balls, frames: cameraFrames, to: folder.appendingPathComponent("ball/\(camera.name).csv"))
     }
     try OpenPoseFolder.write(people, to: folder.appendingPathComponent("pose"))
-    try MatchConfig(
+    var config = MatchConfig(
       sport: match.sport, fps: match.fps, skeleton: match.skeleton.name, up: MatchConfig.upName(match.worldUp),
-      frameOffsets: match.frameOffsets, customSkeleton: isBuiltIn ? nil : match.skeleton
-    ).write(to: configURL)
+      frameOffsets: match.frameOffsets, customSkeleton: isBuiltIn ? nil : match.skeleton)
+    config.venue = match.venue
+    config.players = match.playerNames
+    try config.write(to: configURL)
   }
 }

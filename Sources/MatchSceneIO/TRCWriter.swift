@@ -45,10 +45,10 @@ public enum TRCWriter {
     return out
   }
 
-  /// Writes `<folder>/<track>.trc` for every player track; returns the files written.
+  /// Writes `<folder>/<track>.trc` for every person (players and others); returns the files written.
   public static func writeAll(_ reconstruction: Reconstruction, to folder: URL, yUp: Bool = true) throws -> [URL] {
     var written: [URL] = []
-    for (id, kind) in reconstruction.trackIDs where kind == .player {
+    for (id, kind) in reconstruction.trackIDs where kind != .ball {
       let url = folder.appendingPathComponent("\(id).trc")
       try AtomicFile.write(
         render(track: id, points: reconstruction.points, skeleton: reconstruction.skeleton, fps: reconstruction.fps,

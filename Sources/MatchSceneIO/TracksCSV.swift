@@ -92,7 +92,7 @@ public enum TracksCSV {
       guard let frame = csv.int(f[0]) else { throw fail("frame", f[0], "an integer") }
       guard let time = csv.double(f[1]), time.isFinite else { throw fail("time", f[1], "a finite number") }
       guard !f[2].isEmpty else { throw fail("track", f[2], "a track name") }
-      guard let kind = TrackKind(rawValue: name(f[3])) else { throw fail("kind", f[3], "player or ball") }
+      guard let kind = TrackKind(rawValue: name(f[3])) else { throw fail("kind", f[3], "player, person or ball") }
       guard !f[4].isEmpty else { throw fail("joint", f[4], "a joint name") }
       guard let x = csv.double(f[5]), x.isFinite else { throw fail("x", f[5], "a finite number") }
       guard let y = csv.double(f[6]), y.isFinite else { throw fail("y", f[6], "a finite number") }

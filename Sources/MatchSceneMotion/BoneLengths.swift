@@ -54,36 +54,41 @@ public struct BoneLengthConstraint: Sendable {
     }
   }
 
-  /// Applies the constraint to every player track of a reconstruction.
-  public func apply(to reconstruction: Reconstruction) -> Reconstruction {
-    guard let range = reconstruction.frameRange else { return reconstruction }
-    let skeleton = reconstruction.skeleton
-    var byTrack: [String: [[TrackPoint?]]] = [:]
-    var others: [TrackPoint] = []
-    for p in reconstruction.points {
-      guard p.kind == .player, let j = skeleton.index(of: p.joint) else { others.append(p); continue }
-      if byTrack[p.track] == nil {
-        byTrack[p.track] = Array(repeating: Array(repeating: nil, count: skeleton.count), count: range.count)
+  /// Applies the constraint to every person's track, in place: lengths per track (median over the
+  /// match), then each frame adjusted with each joint free in proportion to its reprojection error (at
+  /// least 0.5 px; filled samples count as 0.5 px).
+  public func apply(to motion: inout MotionModel) {
+    let skeleton = motion.skeleton
+    for t in motion.personTracks {
+      let track = motion.tracks[t]
+      let n = track.frameCount
+      let positions: [[SIMD3<Double>?]] = (0..<n).map { f in
+        (0..<skeleton.count).map { j in
+          let s = track.samples[j * n + f]
+          return s.isPresent ? s.position : nil
+        }
       }
-      byTrack[p.track]![p.frame - range.lowerBound][j] = p
-    }
-    var out = others
-    for (_, frames) in byTrack {
-      let positions = frames.map { $0.map { $0?.position } }
       let lengths = Self.lengths(of: positions, skeleton: skeleton)
-      for (f, points) in frames.enumerated() {
+      for f in 0..<n {
         var joints = positions[f]
         // A joint's freedom grows with its reprojection error (at least 0.5 px).
-        let weights = points.map { max($0?.reprojectionPx ?? 1, 0.5) }
+        let weights = (0..<skeleton.count).map { j -> Double in
+          let s = track.samples[j * n + f]
+          return max(s.isPresent ? s.reprojectionPx : 1, 0.5)
+        }
         apply(&joints, lengths: lengths, skeleton: skeleton, weights: weights)
-        for (j, p) in points.enumerated() {
-          guard var p, let position = joints[j] else { continue }
-          p.position = position
-          out.append(p)
+        for j in 0..<skeleton.count {
+          guard let position = joints[j], track.samples[j * n + f].isPresent else { continue }
+          motion.tracks[t].samples[j * n + f].position = position
         }
       }
     }
-    out.sort { ($0.frame, $0.kind == .ball ? 1 : 0, $0.track) < ($1.frame, $1.kind == .ball ? 1 : 0, $1.track) }
-    return Reconstruction(fps: reconstruction.fps, skeleton: skeleton, points: out)
+  }
+
+  /// The row view of `apply(to:)` (inout), for callers holding rows.
+  public func apply(to reconstruction: Reconstruction) -> Reconstruction {
+    var motion = MotionModel(reconstruction)
+    apply(to: &motion)
+    return motion.reconstruction
   }
 }

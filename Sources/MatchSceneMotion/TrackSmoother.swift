@@ -45,48 +45,65 @@ public struct TrackSmoother: Sendable {
   public var options: SmoothingOptions
   public init(options: SmoothingOptions = .init()) { self.options = options }
 
-  public func smooth(_ reconstruction: Reconstruction) -> Reconstruction {
-    guard let range = reconstruction.frameRange else { return reconstruction }
-    let fps = reconstruction.fps
-    struct Key: Hashable { let track: String; let joint: String }
-    var series: [Key: [TrackPoint?]] = [:]
-    var out: [TrackPoint] = []
-    for p in reconstruction.points {
-      guard p.kind == .player else { out.append(p); continue }
-      series[Key(track: p.track, joint: p.joint), default: Array(repeating: nil, count: range.count)][p.frame - range.lowerBound] = p
-    }
-    for (key, points) in series {
-      let smoothed = smoothSeries(points.map { $0?.position }, fps: fps)
-      for (i, position) in smoothed.enumerated() {
-        guard let position else { continue }
-        let frame = range.lowerBound + i
-        let original = points[i]
-        out.append(
-          TrackPoint(
-            frame: frame, time: Double(frame) / fps, track: key.track, kind: .player, joint: key.joint,
-            position: position, reprojectionPx: original?.reprojectionPx ?? -1, views: original?.views ?? 0))
+  /// Smooths every person's joints in place; the ball is left as it is. A sample keeps its reprojection
+  /// error and views; one the Hampel filter replaced, or a gap filled, is `.filled` (a filled gap with
+  /// reprojection error -1 and no views); an outlier in a gap too long to fill becomes missing.
+  public func smooth(_ motion: inout MotionModel) {
+    let fps = motion.fps
+    for t in motion.personTracks {
+      let n = motion.tracks[t].frameCount
+      for j in 0..<motion.tracks[t].jointCount {
+        let base = j * n
+        // A copy, so that writing the track back does not copy all of its samples.
+        let original = Array(motion.tracks[t].samples[base..<(base + n)])
+        let (smoothed, replaced) = smoothSeriesMarkingReplaced(original.map { $0.isPresent ? $0.position : nil }, fps: fps)
+        for (i, position) in smoothed.enumerated() {
+          var sample = original[i]
+          if let position {
+            if !sample.isPresent {
+              sample = MotionSample(position: position, reprojectionPx: -1, views: 0, state: .filled)
+            } else {
+              sample.position = position
+              if replaced.contains(i) { sample.state = .filled }
+            }
+          } else {
+            sample = .missing
+          }
+          motion.tracks[t].samples[base + i] = sample
+        }
       }
     }
-    out.sort { ($0.frame, $0.kind == .ball ? 1 : 0, $0.track) < ($1.frame, $1.kind == .ball ? 1 : 0, $1.track) }
-    return Reconstruction(fps: fps, skeleton: reconstruction.skeleton, points: out)
+  }
+
+  /// The row view of `smooth(_:)` (inout), for callers holding rows.
+  public func smooth(_ reconstruction: Reconstruction) -> Reconstruction {
+    var motion = MotionModel(reconstruction)
+    smooth(&motion)
+    return motion.reconstruction
   }
 
   /// One joint's positions per frame (nil = missing) → smoothed positions (nil where still missing).
   public func smoothSeries(_ positions: [SIMD3<Double>?], fps: Double) -> [SIMD3<Double>?] {
+    smoothSeriesMarkingReplaced(positions, fps: fps).positions
+  }
+
+  /// `smoothSeries`, with the indices of the samples the Hampel filter found to be outliers.
+  func smoothSeriesMarkingReplaced(_ positions: [SIMD3<Double>?], fps: Double) -> (positions: [SIMD3<Double>?], replaced: Set<Int>) {
     var axes: [[Double?]] = (0..<3).map { a in positions.map { $0?[a] } }
+    var outliers = Set<Int>()
     if options.hampelThreshold > 0 {
       let hampel = HampelFilter(halfWindow: options.hampelHalfWindow, threshold: options.hampelThreshold, floor: options.hampelFloor)
-      var outliers = Set<Int>()
       for axis in axes { outliers.formUnion(hampel.outliers(axis)) }
       for i in outliers { for a in 0..<3 { axes[a][i] = nil } }
     }
     let maxGap = Int((options.maxGap * fps).rounded())
     axes = axes.map { GapFilling.fill($0, maxGap: maxGap) }
     axes = axes.map { smoothAxis($0, fps: fps) }
-    return (0..<positions.count).map { i in
+    let smoothed: [SIMD3<Double>?] = (0..<positions.count).map { i in
       guard let x = axes[0][i], let y = axes[1][i], let z = axes[2][i] else { return nil }
       return SIMD3(x, y, z)
     }
+    return (smoothed, outliers)
   }
 
   func smoothAxis(_ x: [Double?], fps: Double) -> [Double?] {

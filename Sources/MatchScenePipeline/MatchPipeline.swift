@@ -1,2 +1,110 @@
-// The library pipeline (read → reconstruct → analyse → export) moves here from the command-line tool.
+import Foundation
+import MatchSceneAnalysis
+import MatchSceneAssets
 import MatchSceneCore
+import MatchSceneIO
+import MatchSceneReconstruction
+
+/// The whole chain for one match folder, as `matchscene reconstruct` runs it: read → reconstruct
+/// (association, robust triangulation, identity tracking) → analyse in the venue frame (smoothing,
+/// bone lengths, ball flights, events, who plays, the score) → a `MatchResult` to write.
+///
+/// ```swift
+/// let result = try MatchPipeline().run(URL(fileURLWithPath: "my-match"))
+/// try result.write(to: URL(fileURLWithPath: "my-match/out"))
+/// ```
+public struct MatchPipeline: Sendable {
+  public var options: PipelineOptions
+
+  public init(options: PipelineOptions = .init()) { self.options = options }
+
+  /// Told how far a stage has come: its name (`reconstruct`), items done and the total. Called from
+  /// any thread.
+  public typealias Progress = @Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void
+
+  /// Reads, reconstructs and analyses the match in `folder`.
+  /// - Throws: `InputError` naming the file (and line, key or frame) of bad input, or the option out
+  ///   of range; `GeometryError` for an unusable camera.
+  public func run(_ folder: URL, progress: Progress? = nil) throws -> MatchResult {
+    try options.check()
+    var timings: [(stage: String, seconds: Double)] = []
+    var clock = Date()
+    func lap(_ stage: String) {
+      let now = Date()
+      timings.append((stage, now.timeIntervalSince(clock)))
+      clock = now
+    }
+
+    var input = options.input
+    if input.defaultFPSForSport == nil { input.defaultFPSForSport = { try? SportSpec.builtIn($0).defaultFPS } }
+    let loaded = try MatchFolder.load(folder, options: input)
+    let match = loaded.match
+    let sport = try SportSpec.builtIn(match.sport)
+    var diagnostics = loaded.diagnostics
+    guard let range = options.frames ?? loaded.commonFrames ?? match.frameRange else {
+      throw InputError(file: folder.path, "no detections found in any camera")
+    }
+    lap("read")
+
+    let reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
+      progress?("reconstruct", $0, range.count)
+    }
+    lap("reconstruct")
+
+    let venue = options.venue ?? match.venue ?? .assumed(worldUp: match.worldUp)
+    var motion = venue.isIdentity ? reconstructed.motion : reconstructed.motion.transformed(by: venue.venueFromWorld)
+    var events: [MatchEvent] = []
+    let table = try sport.tableGeometry()
+    if options.analysis {
+      var analyzer = MatchAnalyzer(
+        table: table, ball: sport.ballModel, ballRadius: sport.ball.radius, options: options.analysisOptions)
+      let raw = motion
+      var analysed = analyzer.run(raw)
+      if let table, venue.source == .assumed, let problem = TablePlacementCheck(table: table).problem(with: analysed) {
+        // Events found at a table that is not where it is assumed to be would be invented: none.
+        diagnostics.append(Diagnostic(.warning, InputError(
+          file: folder.appendingPathComponent("match.toml").path, location: .key("venue"),
+          "\(problem); events and the score were skipped. Run `matchscene locate-venue <output>` and paste the [venue] "
+            + "table it prints into match.toml (the calibration's world is taken as the venue: z up, the table's "
+            + "centre at the origin, its length along x)")))
+        analyzer.table = nil
+        analysed = analyzer.run(raw)
+      }
+      motion = analysed.motion
+      events = analysed.events
+      if table == nil {
+        diagnostics.append(Diagnostic(.note, InputError(
+          file: "sports/\(sport.id).toml", location: .key("venue.kind"),
+          "\(sport.name) has no table: events (bounces, hits, net, rallies) are found for table tennis only and were "
+            + "skipped; players smoothed with constant bone lengths, ball flights fitted with the sport's ball")))
+      }
+    }
+    let roles = options.roles.assign(motion, events: events, area: sport.venueArea, table: table != nil)
+    motion = motion.renamingTracks(roles)
+    events = events.renamingTracks(roles)
+    let scores = Scoreboard.compute(events, sides: Scoreboard.sides(of: motion))
+    if !venue.isIdentity {
+      let worldFromVenue = venue.worldFromVenue
+      motion = motion.transformed(by: worldFromVenue)
+      events = events.map { event in
+        var e = event
+        if let p = e.position, p.count == 3 {
+          let q = worldFromVenue.apply(SIMD3(p[0], p[1], p[2]))
+          e.position = [q.x, q.y, q.z]
+        }
+        return e
+      }
+    }
+    lap("analyse")
+
+    var report = reconstructed.report?.renamingTracks(roles)
+    report?.warnings = diagnostics.map(\.description)
+    report?.sport = sport.id
+    report?.venue = .init(venue)
+    report?.playerNames = match.playerNames.isEmpty ? nil : match.playerNames
+    return MatchResult(
+      folder: folder, sport: sport, cameras: match.cameras, worldUp: match.worldUp, venue: venue, motion: motion,
+      events: events, scores: scores, playerNames: match.playerNames, report: report, diagnostics: diagnostics,
+      frames: range, analysed: options.analysis, timings: timings)
+  }
+}

@@ -41,8 +41,41 @@ public struct ReconstructionReport: Sendable, Codable {
   public var ballReprojectionPx: ErrorStatistics
   /// Ids of the people found, longest track first.
   public var ids: [String]
-  /// Warnings met while reading the input.
+  /// Warnings met while reading the input (and the analysis's notes).
   public var warnings: [String]
+  /// The sport analysed (its venue and ball).
+  public var sport: String? = nil
+  /// The venue frame the analysis used: where it came from (`assumed`, `given`, `estimated`), and its
+  /// up direction, origin and long axis in world coordinates.
+  public var venue: VenueFigures? = nil
+  /// Names of the player tracks (`match.toml`'s `[players]`).
+  public var playerNames: [String: String]? = nil
+
+  public struct VenueFigures: Sendable, Codable {
+    public var source: String
+    public var up: [Double]
+    public var origin: [Double]
+    public var longAxis: [Double]
+
+    public init(_ venue: VenueFrame) {
+      source = venue.source.rawValue
+      up = [venue.up.x, venue.up.y, venue.up.z]
+      origin = [venue.origin.x, venue.origin.y, venue.origin.z]
+      longAxis = [venue.longAxis.x, venue.longAxis.y, venue.longAxis.z]
+    }
+  }
+
+  /// The report with its tracks renamed and re-kinded by `roles` (old id → new id and kind).
+  public func renamingTracks(_ roles: [String: (id: String, kind: TrackKind)]) -> ReconstructionReport {
+    var out = self
+    for i in out.tracks.indices {
+      guard let role = roles[out.tracks[i].id] else { continue }
+      out.tracks[i].id = role.id
+      out.tracks[i].kind = role.kind.rawValue
+    }
+    out.ids = out.tracks.filter { $0.kind != TrackKind.ball.rawValue }.map(\.id)
+    return out
+  }
 }
 
 /// Gathers the figures of `ReconstructionReport` while tracks are emitted.

@@ -4,7 +4,14 @@ import MatchSceneGeometry
 
 /// What a reconstruction produced, with figures for the report.
 public struct ReconstructionResult: Sendable {
-  public var reconstruction: Reconstruction
+  /// Every track over the frames processed: people named `P1`, `P2`… by how long they were seen
+  /// (longest first; `MatchPipeline` then tells players from other people), and the ball.
+  public var motion: MotionModel
+  /// The row view of `motion`.
+  public var reconstruction: Reconstruction {
+    get { motion.reconstruction }
+    set { motion = MotionModel(newValue) }
+  }
   /// Frames processed.
   public var frames: ClosedRange<Int>?
   /// Wall-clock seconds spent.
@@ -38,7 +45,8 @@ public struct Reconstructor: Sendable {
   public func run(frames: ClosedRange<Int>? = nil, progress: (@Sendable (Int) -> Void)? = nil) throws -> ReconstructionResult {
     let start = Date()
     guard let range = frames ?? match.frameRange else {
-      return ReconstructionResult(reconstruction: Reconstruction(fps: match.fps, skeleton: match.skeleton, points: []), frames: nil, seconds: 0)
+      return ReconstructionResult(
+        motion: MotionModel(fps: match.fps, skeleton: match.skeleton, frames: nil), frames: nil, seconds: 0)
     }
     let triangulator = try Triangulator(cameras: match.cameras, options: options.triangulation)
     let done = Counter()
@@ -54,16 +62,13 @@ public struct Reconstructor: Sendable {
       results = try range.map(work)
     }
     var report = ReportBuilder(cameras: match.cameras, skeleton: match.skeleton)
-    let points = try link(results, range: range, report: &report)
+    let motion = try link(results, range: range, report: &report)
     let seconds = Date().timeIntervalSince(start)
     return ReconstructionResult(
-      reconstruction: Reconstruction(fps: match.fps, skeleton: match.skeleton, points: points), frames: range,
-      seconds: seconds, report: report.build(range: range, fps: match.fps, seconds: seconds))
+      motion: motion, frames: range, seconds: seconds, report: report.build(range: range, fps: match.fps, seconds: seconds))
   }
 
-  var torso: [Int] {
-    ["left_shoulder", "right_shoulder", "left_hip", "right_hip"].compactMap(match.skeleton.index(of:))
-  }
+  var torso: [Int] { match.skeleton.torso }
 
   /// Clusters whose poses stand within `duplicateDistance` of each other across the ground (heights
   /// left out: a person seen only from the waist up in some cameras and the waist down in others
@@ -117,10 +122,10 @@ public struct Reconstructor: Sendable {
     return result
   }
 
-  /// Links per-frame poses into tracks and emits track points.
-  func link(_ frames: [FrameResult], range: ClosedRange<Int>, report: inout ReportBuilder) throws -> [TrackPoint] {
+  /// Links per-frame poses into tracks: the motion of every person and the ball over `range`.
+  func link(_ frames: [FrameResult], range: ClosedRange<Int>, report: inout ReportBuilder) throws -> MotionModel {
     let skeleton = match.skeleton
-    let torso = ["left_shoulder", "right_shoulder", "left_hip", "right_hip"].compactMap(skeleton.index(of:))
+    let torso = self.torso
     let limbs = Pose3D.signatureLimbs(skeleton)
     var tracker = IdentityTracker(fps: match.fps, options: options, up: match.worldUp)
     var assigned: [[(Int, Pose3D)]] = []
@@ -154,34 +159,39 @@ public struct Reconstructor: Sendable {
     var name: [Int: String] = [:]
     for track in tracker.tracks { name[track.id] = chainName[chainOf[track.id] ?? track.id] }
 
-    var points: [TrackPoint] = []
+    var motion = MotionModel(fps: match.fps, skeleton: skeleton, frames: range)
+    var trackIndex: [String: Int] = [:]
+    for chain in kept.indices {
+      trackIndex["P\(chain + 1)"] = motion.tracks.count
+      motion.tracks.append(motion.makeTrack(id: "P\(chain + 1)", kind: .player))
+    }
     let ball = try BallCompletion.fill(
       BallFilter.plausible(frames.map { $0.ball?.point }, fps: match.fps, options: options),
       candidates: { i in self.match.cameras.map { self.match.balls(camera: $0.name, frame: range.lowerBound + i) } },
       cameras: match.cameras, inlierPx: options.ballInlierPx)
+    var ballTrack = motion.makeTrack(id: "ball", kind: .ball)
     for (i, people) in assigned.enumerated() {
       let frame = range.lowerBound + i
-      let time = Double(frame) / match.fps
       for (id, pose) in people.sorted(by: { (name[$0.0] ?? "") < (name[$1.0] ?? "") }) {
-        guard let track = name[id] else { continue }
+        guard let track = name[id], let t = trackIndex[track] else { continue }
         report.add(track: track, frame: frame, pose: pose)
         for (j, joint) in pose.joints.enumerated() {
           guard let joint else { continue }
-          points.append(
-            TrackPoint(
-              frame: frame, time: time, track: track, kind: .player, joint: skeleton.keypoints[j],
-              position: joint.position, reprojectionPx: joint.meanReprojectionPx, views: joint.viewCount))
+          motion.tracks[t][joint: j, frame: frame] = MotionSample(
+            position: joint.position, reprojectionPx: joint.meanReprojectionPx, views: joint.viewCount, state: .measured)
         }
       }
       if let b = ball[i] {
-        let point = TrackPoint(
-          frame: frame, time: time, track: "ball", kind: .ball, joint: "ball", position: b.position,
-          reprojectionPx: b.meanReprojectionPx, views: b.viewCount)
-        points.append(point)
-        report.add(ball: point)
+        ballTrack[joint: 0, frame: frame] = MotionSample(
+          position: b.position, reprojectionPx: b.meanReprojectionPx, views: b.viewCount, state: .measured)
+        report.add(ball: TrackPoint(
+          frame: frame, time: Double(frame) / match.fps, track: "ball", kind: .ball, joint: "ball", position: b.position,
+          reprojectionPx: b.meanReprojectionPx, views: b.viewCount))
       }
     }
-    return points
+    if ballTrack.presentFrameCount > 0 { motion.tracks.append(ballTrack) }
+    motion.sortTracks()
+    return motion
   }
 }
 

@@ -88,7 +88,7 @@ public enum MatchSimulator {
         for j in 0..<17 {
           points.append(
             TrackPoint(
-              frame: frame, time: t, track: id, kind: .player, joint: skeleton.keypoints[j],
+              frame: frame, time: t, track: id, kind: k < players.count ? .player : .person, joint: skeleton.keypoints[j],
               position: positions[base + j], reprojectionPx: 0, views: views[base + j]))
         }
       }

@@ -6,7 +6,7 @@ public struct SimulatedMatch: Sendable {
   /// sport `table-tennis`, skeleton COCO-17.
   public var match: Match
   /// True 3D points at every frame: players `P1` (negative x) and `P2` (positive x), the bystander
-  /// `B1` (kind `.player`) when enabled, and `ball` while it is in play or held by the server.
+  /// `B1` (kind `.person`) when enabled, and `ball` while it is in play or held by the server.
   /// `reprojectionPx` is 0 and `views` the number of cameras whose image contains the point.
   public var truth: Reconstruction
   /// True events, in time order; `frame` is the nearest frame.

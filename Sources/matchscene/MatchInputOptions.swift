@@ -25,7 +25,7 @@ struct MatchInputOptions: ParsableArguments {
   @Option(help: "Folder of TrackNet CSV files to use instead of <match>/ball.")
   var ball: String?
 
-  @Option(help: "Frame rate in frames per second (default: match.toml, else the sport's default, 60 for table tennis).")
+  @Option(help: "Frame rate in frames per second (default: match.toml, else the sport's default: 60 for table tennis, 120 for tennis…).")
   var fps: Double?
 
   @Option(help: "Sport (default: match.toml, else table-tennis).")
@@ -38,8 +38,8 @@ struct MatchInputOptions: ParsableArguments {
     if let fps, !(fps > 0 && fps.isFinite) { throw ValidationError("--fps must be a positive number, got \(fps)") }
   }
 
-  /// Loads the match, printing warnings to standard error.
-  func load() throws -> LoadedMatch {
+  /// Where the parts of the match are and what overrides `match.toml`.
+  var folderOptions: MatchFolderOptions {
     var options = MatchFolderOptions()
     options.calibration = calibration.map { URL(fileURLWithPath: $0) }
     options.pose = pose.map { URL(fileURLWithPath: $0) }
@@ -47,8 +47,13 @@ struct MatchInputOptions: ParsableArguments {
     options.fps = fps
     options.sport = sport
     options.skeleton = skeleton
-    if let sport = sport, let spec = try? SportSpec.builtIn(sport) { options.defaultFPS = spec.defaultFPS }
-    let loaded = try MatchFolder.load(URL(fileURLWithPath: match), options: options)
+    options.defaultFPSForSport = { try? SportSpec.builtIn($0).defaultFPS }
+    return options
+  }
+
+  /// Loads the match, printing warnings to standard error.
+  func load() throws -> LoadedMatch {
+    let loaded = try MatchFolder.load(URL(fileURLWithPath: match), options: folderOptions)
     for diagnostic in loaded.diagnostics { Console.error("\(diagnostic)") }
     return loaded
   }

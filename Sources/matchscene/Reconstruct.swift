@@ -1,11 +1,8 @@
 import ArgumentParser
 import Foundation
 import MatchSceneAnalysis
-import MatchSceneAssets
 import MatchSceneCore
-import MatchSceneExport
-import MatchSceneIO
-import MatchSceneReconstruction
+import MatchScenePipeline
 
 /// `matchscene reconstruct <match> -o <out>`: 2D detections → tracks.csv + scene.glb.
 struct Reconstruct: ParsableCommand {
@@ -14,8 +11,13 @@ struct Reconstruct: ParsableCommand {
 
   @OptionGroup var input: MatchInputOptions
 
-  @Option(name: .shortAndLong, help: "Output folder (created if missing; existing files of the same name are replaced).")
+  @Option(
+    name: .shortAndLong,
+    help: "Output folder, written whole: built beside it and swapped in at the end, so it holds exactly this run's files.")
   var output: String
+
+  @Flag(help: "Replace the output folder even when it holds files MatchScene did not write.")
+  var force = false
 
   @Option(help: "Only these match frames, e.g. 100-400.")
   var frames: FrameRange?
@@ -53,93 +55,59 @@ struct Reconstruct: ParsableCommand {
   var floatRotations = false
 
   func validate() throws {
-    guard cutoff > 0 else { throw ValidationError("--cutoff must be positive") }
-    guard maxGap >= 0 else { throw ValidationError("--max-gap must not be negative") }
+    guard cutoff.isFinite, cutoff > 0 else { throw ValidationError("--cutoff must be a positive number of Hz") }
+    guard maxGap.isFinite, maxGap >= 0, maxGap <= 60 else { throw ValidationError("--max-gap must be between 0 and 60 seconds") }
     guard ballTrail.isFinite, ballTrail >= 0 else { throw ValidationError("--ball-trail must not be negative") }
   }
 
   func run() throws {
-    let loaded = try input.load()
-    let match = loaded.match
-    var options = ReconstructionOptions()
-    if plain { options.triangulation = .init() }
-    let range = frames?.range ?? loaded.commonFrames ?? match.frameRange
-    guard let range else { throw CommandFailure("\(input.match): no detections found in any camera") }
-    let progress = ProgressReporter("reconstruct", total: range.count)
-    let result = try Reconstructor(match: match, options: options).run(frames: range) { progress.update($0) }
+    var options = PipelineOptions()
+    options.input = input.folderOptions
+    options.frames = frames?.range
+    if plain { options.reconstruction.triangulation = .init() }
+    options.analysis = !noAnalysis
+    options.analysisOptions.smoothing.method = smoothing
+    options.analysisOptions.smoothing.cutoff = cutoff
+    options.analysisOptions.smoothing.maxGap = maxGap
+    var output = OutputOptions()
+    output.sceneFormats = noScene ? [] : [format]
+    output.ballTrail = ballTrail
+    output.keyframeTolerance = keyframeTolerance.metres
+    output.floatRotations = floatRotations
+    output.force = force
+
+    let started = Date()
+    let progress = ProgressReporter("reconstruct", total: 1)
+    let result = try MatchPipeline(options: options).run(URL(fileURLWithPath: input.match)) { _, done, total in
+      progress.update(done, of: total)
+    }
     progress.finish()
-    let sport = try SportSpec.builtIn(match.sport)
-    var reconstruction = result.reconstruction
-    var events: [MatchEvent] = []
-    if !noAnalysis {
-      var analysis = AnalysisOptions()
-      analysis.smoothing.method = smoothing
-      analysis.smoothing.cutoff = cutoff
-      analysis.smoothing.maxGap = maxGap
-      let table = try sport.tableGeometry()
-      let analysed = MatchAnalyzer(table: table, ball: sport.ballModel, ballRadius: sport.ball.radius, options: analysis)
-        .run(reconstruction)
-      reconstruction = analysed.reconstruction
-      events = analysed.events
-      if table == nil {
-        Console.error(
-          "note: \(sport.name) has no table: events (bounces, hits, net, rallies) are found for table tennis only and "
-            + "were skipped; players smoothed with constant bone lengths, ball flights fitted with the ball of sports/\(sport.id).toml.")
-      }
+    for diagnostic in result.diagnostics { Console.error("\(diagnostic)") }
+    let written = try result.write(to: URL(fileURLWithPath: self.output), options: output)
+    let total = Date().timeIntervalSince(started)
+    print(Self.summary(result, written: written, total: total))
+    for (url, seconds) in written {
+      print("wrote \(url.path)\(seconds.map { " " + SceneExport.sizeAndTime(of: url, seconds: $0) } ?? "")")
     }
-    let out = URL(fileURLWithPath: output)
-    let tracksURL = out.appendingPathComponent("tracks.csv")
-    try TracksCSV.write(reconstruction.points, to: tracksURL)
-    var written = [tracksURL.path]
-    var notes: [String: String] = [:]
-    var exportSeconds: Double?
-    // One TRC per player for OpenSim users (y up, as Pose2Sim writes them).
-    written += try TRCWriter.writeAll(reconstruction, to: out.appendingPathComponent("trc")).map(\.path)
-    if var report = result.report {
-      report.warnings = loaded.diagnostics.map(\.description)
-      let reportURL = out.appendingPathComponent("report.json")
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      try AtomicFile.write(try encoder.encode(report), to: reportURL)
-      written.append(reportURL.path)
+  }
+
+  /// What the run did, in a few lines: frames, people, the ball, events, and where the time went.
+  static func summary(_ result: MatchResult, written: [(url: URL, seconds: Double?)], total: Double) -> String {
+    let frames = result.frames.count
+    var people = "\(result.playerIDs.count) player(s) [\(result.playerIDs.joined(separator: ", "))]"
+    if !result.personIDs.isEmpty { people += ", \(result.personIDs.count) other person(s) [\(result.personIDs.joined(separator: ", "))]" }
+    var lines = [
+      String(format: "Reconstructed %d frames in %.1f s (%.0f frames/s): ", frames, total, Double(frames) / max(total, 1e-9))
+        + people + ", ball in \(result.ballFrames) frames."
+    ]
+    let export = written.compactMap(\.seconds).reduce(0, +)
+    let stages = result.timings.map { String(format: "%@ %.2f s", $0.stage, $0.seconds) } + [String(format: "export %.2f s", export)]
+    lines.append("Time: " + stages.joined(separator: ", ") + String(format: " (whole run %.2f s).", total))
+    if result.analysed {
+      let count = { (type: MatchEvent.Kind) in result.events.filter { $0.type == type }.count }
+      lines.append("Events: \(count(.rallyStart)) rallies, \(count(.hit)) hits, \(count(.bounce)) bounces, \(count(.net)) net.")
     }
-    if !noAnalysis {
-      let eventsURL = out.appendingPathComponent("events.json")
-      try EventsJSON.write(events, to: eventsURL)
-      written.append(eventsURL.path)
-    }
-    if !noScene {
-      let scores = Scoreboard.compute(events, sides: Scoreboard.sides(of: reconstruction))
-      var options = try SceneExport.options(events: events, scores: scores, frames: reconstruction.frameRange)
-      options.ballTrail = ballTrail
-      options.keyframeTolerance = keyframeTolerance.metres
-      let started = Date()
-      let sceneURL = try SceneExport.write(
-        reconstruction, cameras: match.cameras, sport: sport, worldUp: match.worldUp, options: options, format: format,
-        floatRotations: floatRotations, to: out)
-      written.append(sceneURL.path)
-      notes[sceneURL.path] = SceneExport.sizeAndTime(of: sceneURL, since: started)
-      exportSeconds = Date().timeIntervalSince(started)
-    }
-    let ids = reconstruction.trackIDs
-    print(
-      String(
-        format: "Reconstructed %d frames in %.1f s (%.0f frames/s): %d player track(s) [%@], ball in %d frames.",
-        range.count, result.seconds, Double(range.count) / max(result.seconds, 1e-9),
-        ids.filter { $0.kind == .player }.count, ids.filter { $0.kind == .player }.map(\.id).joined(separator: ", "),
-        Set(reconstruction.points.filter { $0.kind == .ball }.map(\.frame)).count))
-    if let exportSeconds {
-      // Both figures of the "export within 25 % of the reconstruction" target, measured in this run.
-      print(
-        String(
-          format: "Scene export took %.1f s, %.0f %% of the reconstruction's %.1f s.", exportSeconds,
-          100 * exportSeconds / max(result.seconds, 1e-9), result.seconds))
-    }
-    if !noAnalysis {
-      let count = { (type: MatchEvent.Kind) in events.filter { $0.type == type }.count }
-      print("Events: \(count(.rallyStart)) rallies, \(count(.hit)) hits, \(count(.bounce)) bounces, \(count(.net)) net.")
-    }
-    for path in written { print("wrote \(path)\(notes[path].map { " \($0)" } ?? "")") }
+    return lines.joined(separator: "\n")
   }
 }
 

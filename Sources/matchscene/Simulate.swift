@@ -91,7 +91,8 @@ struct Simulate: ParsableCommand {
     config.noise.bystander = bystander && !clean
     let simulated = try MatchSimulator.simulate(config, sport: sport)
     let destination = URL(fileURLWithPath: output)
-    try FolderSwap.replace(destination, force: force) { staging in
+    // A simulated match is an input folder: never replaced without --force.
+    try OutputFolder.replace(destination, force: force, replaceable: { _ in false }) { staging in
       guard let frames = simulated.match.frameRange else { return }
       try MatchFolder.write(simulated.match, to: staging, frames: frames)
       try TracksCSV.write(simulated.truth.points, to: staging.appendingPathComponent("truth/tracks.csv"))

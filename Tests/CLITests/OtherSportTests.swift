@@ -16,7 +16,7 @@ final class OtherSportTests: XCTestCase {
     let analysed = folder.appendingPathComponent("tennis"), raw = folder.appendingPathComponent("raw")
     let run = try runMatchScene(["reconstruct", match.path, "-o", analysed.path, "--sport", "tennis", "--no-scene"])
     XCTAssertEqual(run.status, 0, run.stderr)
-    XCTAssertTrue(run.stderr.contains("note: Tennis has no table") && run.stderr.contains("skipped"), run.stderr)
+    XCTAssertTrue(run.stderr.contains("note: ") && run.stderr.contains("Tennis has no table") && run.stderr.contains("skipped"), run.stderr)
     XCTAssertEqual(try EventsJSON.read(from: analysed.appendingPathComponent("events.json")), [])
     let plain = try runMatchScene(["reconstruct", match.path, "-o", raw.path, "--sport", "tennis", "--no-scene", "--no-analysis"])
     XCTAssertEqual(plain.status, 0, plain.stderr)

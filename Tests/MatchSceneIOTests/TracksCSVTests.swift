@@ -49,7 +49,7 @@ final class TracksCSVTests: XCTestCase {
   func testMalformedRowsNameFileAndLine() {
     let h = TracksCSV.header + "\n"
     assertInputError(try TracksCSV.parse(h + "1,2,3\n", file: "t.csv"), contains: ["t.csv:2: has 3 fields; expected 10"])
-    assertInputError(try TracksCSV.parse(h + "\n1,0.1,P1,robot,nose,1,2,3,0.5,2\n", file: "t.csv"), contains: ["t.csv:3: kind 'robot' is not player or ball"])
+    assertInputError(try TracksCSV.parse(h + "\n1,0.1,P1,robot,nose,1,2,3,0.5,2\n", file: "t.csv"), contains: ["t.csv:3: kind 'robot' is not player, person or ball"])
     assertInputError(try TracksCSV.parse(h + "1,0.1,P1,player,nose,1,x,3,0.5,2\n", file: "t.csv"), contains: ["t.csv:2: y 'x' is not a finite number"])
     assertInputError(try TracksCSV.parse(h + "1,0.1,P1,player,nose,1,2,inf,0.5,2\n", file: "t.csv"), contains: ["t.csv:2: z 'inf'"])
     assertInputError(try TracksCSV.parse(h + "1.5,0.1,P1,player,nose,1,2,3,0.5,2\n", file: "t.csv"), contains: ["t.csv:2: frame '1.5' is not an integer"])

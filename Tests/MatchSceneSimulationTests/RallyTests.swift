@@ -201,7 +201,7 @@ final class RallyTests: XCTestCase {
     let frames = 20 * 60
     XCTAssertEqual(m.truth.frameRange, 0...(frames - 1))
     XCTAssertEqual(m.truth.points.filter { $0.track == "P1" }.count, frames * 17)
-    XCTAssertEqual(m.truth.points.filter { $0.track == "B1" && $0.kind == .player }.count, frames * 17)
+    XCTAssertEqual(m.truth.points.filter { $0.track == "B1" && $0.kind == .person }.count, frames * 17)
     let ballFrames = m.truth.points.filter { $0.track == "ball" }
     XCTAssertGreaterThan(ballFrames.count, frames / 4)
     XCTAssertLessThan(ballFrames.count, frames)

@@ -1,0 +1,69 @@
+import Foundation
+import MatchSceneAnalysis
+import MatchSceneCore
+import MatchSceneExport
+import MatchSceneIO
+
+/// What `MatchResult.write(to:options:)` writes besides `tracks.csv`.
+public struct OutputOptions: Sendable {
+  /// Scene files to write (`scene.glb`, …); empty writes none.
+  public var sceneFormats: [SceneFormat] = [.glb]
+  /// Rotations as Float32 rather than normalised 16-bit integers in glb/gltf.
+  public var floatRotations = false
+  /// Seconds of fading ball trail in the scene; 0: none.
+  public var ballTrail: Double = 0
+  /// Drop scene keyframes that linear interpolation reproduces within this many metres; 0 keeps all.
+  public var keyframeTolerance: Double = 0
+  /// One TRC file per person for OpenSim (`trc/<track>.trc`).
+  public var trc = true
+  /// Replace a non-empty folder that MatchScene did not write.
+  public var force = false
+
+  public init() {}
+}
+
+extension MatchResult {
+  /// Writes the output folder whole: `tracks.csv`, `trc/`, `report.json`, `events.json` (when the
+  /// analysis ran) and the scene files, built in a staging folder beside `folder` and swapped in at the
+  /// end (`OutputFolder`), so `folder` holds exactly this run's files and a failed or killed run leaves
+  /// the previous ones untouched.
+  /// - Returns: the files written (paths inside `folder`) with, for scene files, the seconds their
+  ///   export took.
+  /// - Throws: `InputError` when `folder` may not be replaced or cannot be written; the writers' errors.
+  @discardableResult
+  public func write(to folder: URL, options: OutputOptions = .init()) throws -> [(url: URL, seconds: Double?)] {
+    var written: [(name: String, seconds: Double?)] = []
+    try OutputFolder.replace(folder, force: options.force, marker: "matchscene reconstruct\n") { staging in
+      try TracksCSV.write(motion.rows, to: staging.appendingPathComponent("tracks.csv"))
+      written.append(("tracks.csv", nil))
+      if options.trc {
+        let trc = try TRCWriter.writeAll(motion.reconstruction, to: staging.appendingPathComponent("trc"))
+        written += trc.map { ("trc/\($0.lastPathComponent)", nil) }
+      }
+      if let report {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(try encoder.encode(report), to: staging.appendingPathComponent("report.json"))
+        written.append(("report.json", nil))
+      }
+      if analysed {
+        try EventsJSON.write(events, to: staging.appendingPathComponent("events.json"))
+        written.append(("events.json", nil))
+      }
+      for format in options.sceneFormats {
+        var scene = try SceneExport.options(events: events, scores: scores, frames: motion.frames)
+        scene.ballTrail = options.ballTrail
+        scene.keyframeTolerance = options.keyframeTolerance
+        if !playerNames.isEmpty {
+          scene.sceneExtras["players"] = .object(playerNames.mapValues { .string($0) })
+        }
+        let started = Date()
+        let url = try SceneExport.write(
+          motion, cameras: cameras, sport: sport, worldUp: worldUp, options: scene, format: format,
+          floatRotations: options.floatRotations, to: staging)
+        written.append((url.lastPathComponent, Date().timeIntervalSince(started)))
+      }
+    }
+    return written.map { (folder.appendingPathComponent($0.name), $0.seconds) }
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import MatchSceneAnalysis
+import MatchSceneAssets
+import MatchSceneCore
+import MatchSceneReconstruction
+
+/// One reconstructed and analysed match, as `MatchPipeline.run` returns it; `write(to:options:)` puts
+/// it on disk.
+public struct MatchResult: Sendable {
+  /// The match folder read.
+  public var folder: URL
+  /// The sport: venue dimensions and the ball.
+  public var sport: SportSpec
+  public var cameras: [Camera]
+  /// The calibration world's up direction (`match.toml`'s `up`).
+  public var worldUp: SIMD3<Double>
+  /// The venue frame the analysis worked in.
+  public var venue: VenueFrame
+  /// Every track, in the calibration's world frame: players `P1`, `P2`…, other people `B1`…, the ball.
+  public var motion: MotionModel
+  /// The match's events, positions in the world frame (table halves are the venue frame's).
+  public var events: [MatchEvent]
+  /// The point won at the end of each rally.
+  public var scores: [ScoreEntry]
+  /// A name per player id (`match.toml`'s `[players]`).
+  public var playerNames: [String: String]
+  /// Quality figures; nil when no frame was processed.
+  public var report: ReconstructionReport?
+  /// Warnings and notes met on the way (reading, venue, analysis).
+  public var diagnostics: [Diagnostic]
+  /// The frames processed.
+  public var frames: ClosedRange<Int>
+  /// Whether the time analysis ran.
+  public var analysed: Bool
+  /// Seconds spent per stage: `read`, `reconstruct`, `analyse`.
+  public var timings: [(stage: String, seconds: Double)]
+
+  /// The players' ids, in order.
+  public var playerIDs: [String] { motion.tracks.filter { $0.kind == .player }.map(\.id) }
+  /// The other people's ids, in order.
+  public var personIDs: [String] { motion.tracks.filter { $0.kind == .person }.map(\.id) }
+  /// Frames with a ball.
+  public var ballFrames: Int { motion.ballTrack.map { motion.tracks[$0].presentFrameCount } ?? 0 }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import MatchSceneAnalysis
+import MatchSceneCore
+import MatchSceneIO
+import MatchSceneReconstruction
+
+/// Everything that steers one run of `MatchPipeline`. Every default gives what `matchscene reconstruct`
+/// gives without flags.
+public struct PipelineOptions: Sendable {
+  /// Where the parts of the match folder are, and overrides of `match.toml` (fps, sport, skeleton).
+  public var input = MatchFolderOptions()
+  /// Only these match frames (default: the frames every camera with detections covers).
+  public var frames: ClosedRange<Int>?
+  /// Association, triangulation, tracking.
+  public var reconstruction = ReconstructionOptions()
+  /// Run the time analysis (smoothing, bone lengths, ball flights, events); off writes the per-frame
+  /// triangulation as it is.
+  public var analysis = true
+  public var analysisOptions = AnalysisOptions()
+  /// The venue frame to analyse in, overriding `match.toml`'s `[venue]`.
+  public var venue: VenueFrame?
+  /// Who plays: the rules that tell players from other people.
+  public var roles = PlayerRoles()
+
+  public init() {}
+
+  /// Checks the options before any work starts.
+  /// - Throws: `InputError` naming the option and the accepted range.
+  public func check() throws {
+    let smoothing = analysisOptions.smoothing
+    guard smoothing.cutoff.isFinite, smoothing.cutoff > 0 else {
+      throw InputError(file: "cutoff option", "must be a positive number of Hz, got \(smoothing.cutoff)")
+    }
+    guard smoothing.maxGap.isFinite, smoothing.maxGap >= 0, smoothing.maxGap <= 60 else {
+      throw InputError(file: "max-gap option", "must be between 0 and 60 seconds, got \(smoothing.maxGap)")
+    }
+    if let fps = input.fps, !(fps.isFinite && fps >= 1 && fps <= 10_000) {
+      throw InputError(file: "fps option", "must be between 1 and 10000 frames per second, got \(fps)")
+    }
+  }
+}

@@ -1,0 +1,4 @@
+import ArgumentParser
+import MatchScenePipeline
+
+extension SceneFormat: ExpressibleByArgument {}

@@ -1,0 +1,4 @@
+import ArgumentParser
+import MatchSceneAnalysis
+
+extension SmoothingMethod: ExpressibleByArgument {}

@@ -1,0 +1,85 @@
+import Foundation
+import MatchSceneAssets
+import MatchSceneCore
+import MatchSceneEvaluation
+import MatchSceneIO
+import MatchScenePipeline
+import MatchSceneSimulation
+import TestSupport
+import XCTest
+
+/// The library pipeline on simulated matches: accuracy, who is who, whole outputs.
+final class MatchPipelineTests: XCTestCase {
+  /// A 12 s default-noise match (bystander included) written as a match folder.
+  static let simulated: SimulatedMatch = try! MatchSimulator.simulate(
+    SimulationConfig(seed: 3, duration: 12), sport: try! SportSpec.builtIn("table-tennis"))
+
+  static func writeMatch(_ match: Match, to folder: URL) throws {
+    try MatchFolder.write(match, to: folder, frames: match.frameRange!)
+  }
+
+  func testPipelineReconstructsASimulatedMatch() throws {
+    let folder = try makeTemporaryFolder()
+    let matchFolder = folder.appendingPathComponent("match")
+    try Self.writeMatch(Self.simulated.match, to: matchFolder)
+    let result = try MatchPipeline().run(matchFolder)
+
+    // Who is who: the two players, and the bystander as someone else.
+    XCTAssertEqual(result.playerIDs, ["P1", "P2"])
+    XCTAssertEqual(result.personIDs, ["B1"])
+    let evaluation = TrackEvaluation(estimate: result.motion.rows, truth: Self.simulated.truth.points)
+    XCTAssertEqual(evaluation.playerMatches["P1"], "P1", evaluation.summary)
+    XCTAssertEqual(evaluation.playerMatches["P2"], "P2", evaluation.summary)
+    XCTAssertEqual(evaluation.playerMatches["B1"], "B1", evaluation.summary)
+    // Accuracy after the full chain (default faults: 1.5 px noise, misses, swaps, outliers).
+    XCTAssertLessThan(evaluation.players.mean, 0.008, evaluation.summary)
+    XCTAssertEqual(evaluation.identitySwitches, 0, evaluation.summary)
+    XCTAssertLessThan(evaluation.ball.median, 0.004, evaluation.summary)
+    let events = EventEvaluation(
+      detected: result.events, truth: Self.simulated.events, trackMap: evaluation.playerMatches,
+      visibleFrames: Set(Self.simulated.truth.points.filter { $0.kind == .ball && $0.views >= 2 }.map(\.frame)))
+    let bounces = try XCTUnwrap(events.inPlayTypes["bounce"]), hits = try XCTUnwrap(events.inPlayTypes["hit"])
+    XCTAssertGreaterThanOrEqual(bounces.recall, 0.95, events.summary)
+    XCTAssertGreaterThanOrEqual(hits.recall, 0.95, events.summary)
+    XCTAssertEqual(result.venue.source, .assumed)
+
+    // The output folder holds exactly this run's files.
+    let out = folder.appendingPathComponent("out")
+    try result.write(to: out)
+    let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+    XCTAssertEqual(files, [".matchscene-output", "events.json", "report.json", "scene.glb", "tracks.csv", "trc"])
+    let rows = try TracksCSV.read(from: out.appendingPathComponent("tracks.csv"))
+    XCTAssertEqual(Set(rows.filter { $0.track == "B1" }.map(\.kind)), [.person])
+    XCTAssertEqual(Set(rows.filter { $0.track.hasPrefix("P") }.map(\.kind)), [.player])
+  }
+
+  /// The motion model's row view is what tracks.csv holds, in its order.
+  func testMotionModelRowsRoundTrip() throws {
+    let truth = Self.simulated.truth
+    let motion = MotionModel(truth)
+    let rows = motion.rows
+    XCTAssertEqual(rows.count, truth.points.count)
+    let back = MotionModel(points: rows, fps: truth.fps, skeleton: truth.skeleton)
+    XCTAssertEqual(back.rows, rows)
+    let p1 = try XCTUnwrap(motion.track("P1"))
+    let wrist = try XCTUnwrap(truth.skeleton.index(of: .rightWrist))
+    let row = try XCTUnwrap(truth.points.first { $0.track == "P1" && $0.joint == "right_wrist" && $0.frame == 100 })
+    XCTAssertEqual(p1.position(joint: wrist, frame: 100), row.position)
+  }
+
+  func testJointRolesFromDetectorNames() {
+    XCTAssertEqual(JointRole.named("left_wrist"), .leftWrist)
+    XCTAssertEqual(JointRole.named("LWrist"), .leftWrist)
+    XCTAssertEqual(JointRole.named("RBigToe"), .rightBigToe)
+    XCTAssertEqual(JointRole.named("Hip"), .midHip)
+    XCTAssertEqual(JointRole.named("MidHip"), .midHip)
+    XCTAssertNil(JointRole.named("left_pinky"))
+    XCTAssertNil(JointRole.named("mouth_left"))
+    let custom = Skeleton(
+      name: "paddle", keypoints: ["head", "LHand", "RHand", "pelvis"], bones: [("head", "pelvis")],
+      roles: [.leftWrist: "LHand", .rightWrist: "RHand"])
+    XCTAssertEqual(custom.wrists, [1, 2])
+    XCTAssertEqual(Skeleton.body25.index(of: .rightWrist), 4)
+    XCTAssertEqual(Skeleton.coco17.torso, [5, 6, 11, 12])
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import MatchSceneAssets
+import MatchSceneCore
+import MatchSceneEvaluation
+import MatchSceneIO
+import MatchScenePipeline
+import MatchSceneSimulation
+import TestSupport
+import XCTest
+
+/// The analysis works in the venue frame: a match whose calibration world is rotated, shifted or y up
+/// gives the same events, score and errors once its `[venue]` table says where the table is.
+final class VenueFrameTests: XCTestCase {
+  /// The simulated match re-expressed in another world: `newFromOld` maps the simulator's world (which
+  /// is the venue) into the new one.
+  static func reexpressed(_ simulated: SimulatedMatch, newFromOld: RigidTransform, up: SIMD3<Double>) -> (Match, [TrackPoint]) {
+    var match = simulated.match
+    let oldFromNew = newFromOld.inverse
+    match.cameras = match.cameras.map { camera in
+      var c = camera
+      c.camFromWorld = camera.camFromWorld * oldFromNew
+      return c
+    }
+    match.worldUp = up
+    let truth = simulated.truth.points.map { p in
+      var q = p
+      q.position = newFromOld.apply(p.position)
+      return q
+    }
+    return (match, truth)
+  }
+
+  static func rotation(axis: SIMD3<Double>, degrees: Double) -> Matrix3 {
+    Matrix3.rodrigues(normalize(axis) * degrees * .pi / 180)
+  }
+
+  func check(newFromOld: RigidTransform, up: SIMD3<Double>, file: StaticString = #filePath, line: UInt = #line) throws {
+    let simulated = MatchPipelineTests.simulated
+    let folder = try makeTemporaryFolder()
+    let plain = folder.appendingPathComponent("plain"), moved = folder.appendingPathComponent("moved")
+    try MatchPipelineTests.writeMatch(simulated.match, to: plain)
+    var (match, truth) = Self.reexpressed(simulated, newFromOld: newFromOld, up: up)
+    // The venue as match.toml gives it: the table's centre on the floor, its long axis, up.
+    match.venue = VenueFrame(venueFromWorld: newFromOld.inverse, source: .given)
+    try MatchPipelineTests.writeMatch(match, to: moved)
+
+    let a = try MatchPipeline().run(plain)
+    let b = try MatchPipeline().run(moved)
+    XCTAssertEqual(b.venue.source, .given, file: file, line: line)
+    XCTAssertEqual(a.events.count, b.events.count, file: file, line: line)
+    XCTAssertGreaterThan(a.events.count, 8, file: file, line: line)
+    for (x, y) in zip(a.events, b.events) {
+      XCTAssertEqual(x.type, y.type, file: file, line: line)
+      XCTAssertEqual(x.frame, y.frame, file: file, line: line)
+      XCTAssertEqual(x.track, y.track, file: file, line: line)
+      XCTAssertEqual(x.side, y.side, file: file, line: line)
+      XCTAssertEqual(x.surface, y.surface, file: file, line: line)
+      if let p = x.position, let q = y.position {
+        let expected = newFromOld.apply(SIMD3(p[0], p[1], p[2]))
+        XCTAssertLessThan(length(expected - SIMD3(q[0], q[1], q[2])), 1e-4, "\(x.type) at \(x.frame)", file: file, line: line)
+      }
+    }
+    XCTAssertEqual(a.scores.map(\.winner), b.scores.map(\.winner), file: file, line: line)
+    XCTAssertEqual(a.scores.map(\.score), b.scores.map(\.score), file: file, line: line)
+    XCTAssertEqual(a.scores.map(\.frame), b.scores.map(\.frame), file: file, line: line)
+    XCTAssertEqual(a.playerIDs, b.playerIDs, file: file, line: line)
+    // Per-joint errors against each world's own truth: the same to 10 µm (the robust refinement stops at
+    // steps under 30 µm, so the last digits depend on the coordinates it works in).
+    let ea = TrackEvaluation(estimate: a.motion.rows, truth: simulated.truth.points)
+    let eb = TrackEvaluation(estimate: b.motion.rows, truth: truth)
+    XCTAssertEqual(ea.identitySwitches, eb.identitySwitches, file: file, line: line)
+    for (joint, s) in ea.perJoint {
+      XCTAssertEqual(s.mean, try XCTUnwrap(eb.perJoint[joint]).mean, accuracy: 1e-5, joint, file: file, line: line)
+    }
+    XCTAssertEqual(ea.ball.mean, eb.ball.mean, accuracy: 1e-5, file: file, line: line)
+  }
+
+  func testRotatedAndShiftedWorld() throws {
+    try check(
+      newFromOld: RigidTransform(rotation: Self.rotation(axis: SIMD3(0, 0, 1), degrees: 30), translation: SIMD3(2.4, -1.8, 0)),
+      up: SIMD3(0, 0, 1))
+  }
+
+  func testYUpWorld() throws {
+    // (x, y, z) → (x, z, −y): the old up (z) is the new y.
+    let yUp = Matrix3(rowMajor: [1, 0, 0, 0, 0, 1, 0, -1, 0])
+    try check(
+      newFromOld: RigidTransform(rotation: yUp * Self.rotation(axis: SIMD3(0, 0, 1), degrees: -20), translation: SIMD3(1, 0.5, -2)),
+      up: SIMD3(0, 1, 0))
+  }
+
+  /// Without `[venue]`, a world whose table is not at its origin gets a warning, not invented events.
+  func testMisplacedTableWarnsInsteadOfInventingEvents() throws {
+    let folder = try makeTemporaryFolder().appendingPathComponent("moved")
+    let (match, _) = Self.reexpressed(
+      MatchPipelineTests.simulated,
+      newFromOld: RigidTransform(rotation: Self.rotation(axis: SIMD3(0, 0, 1), degrees: 30), translation: SIMD3(2.4, -1.8, 0)),
+      up: SIMD3(0, 0, 1))
+    try MatchPipelineTests.writeMatch(match, to: folder)
+    let result = try MatchPipeline().run(folder)
+    XCTAssertEqual(result.events, [])
+    let warning = try XCTUnwrap(result.diagnostics.first { $0.severity == .warning && $0.description.contains("locate-venue") })
+    XCTAssertTrue(warning.description.contains("[venue]"), warning.description)
+    XCTAssertGreaterThan(result.ballFrames, 500, "the ball is still reported where it was seen")
+  }
+
+  func testVenueTableRoundTrips() throws {
+    let venue = try XCTUnwrap(VenueFrame(up: SIMD3(0, 1, 0), origin: SIMD3(1, 0, -2), headingDegrees: 30))
+    var config = MatchConfig()
+    config.venue = venue
+    config.players = ["P1": "Ana", "P2": "Ben"]
+    let back = try MatchConfig.parse(config.render(), file: "match.toml")
+    let v = try XCTUnwrap(back.venue)
+    XCTAssertLessThan(length(v.origin - SIMD3(1, 0, -2)), 1e-12)
+    XCTAssertLessThan(length(v.up - SIMD3(0, 1, 0)), 1e-12)
+    XCTAssertEqual(v.headingDegrees, 30, accuracy: 1e-9)
+    XCTAssertEqual(back.players, ["P1": "Ana", "P2": "Ben"])
+    for bad in ["[venue]\norigin = [0, 0, 0]\n", "[venue]\norigin = [0, 0]\nheading = 3\n",
+      "[venue]\norigin = [0, 0, 0]\nlong_axis = [0, 0, 1]\n", "[venue]\norigin = [0, 0, 0]\nheading = 1\nlong_axis = [1, 0, 0]\n"]
+    {
+      XCTAssertThrowsError(try MatchConfig.parse(bad, file: "match.toml")) { error in
+        XCTAssertTrue("\(error)".contains("match.toml: [venue."), "\(error)")
+      }
+    }
+  }
+}
