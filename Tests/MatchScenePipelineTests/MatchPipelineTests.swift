@@ -53,6 +53,24 @@ final class MatchPipelineTests: XCTestCase {
     XCTAssertEqual(Set(rows.filter { $0.track.hasPrefix("P") }.map(\.kind)), [.player])
   }
 
+  /// `sport` in match.toml, with no `fps`, gives the sport's own default frame rate.
+  func testMatchTomlSportSetsTheDefaultFrameRate() throws {
+    let folder = try makeTemporaryFolder().appendingPathComponent("match")
+    try Self.writeMatch(Self.simulated.match, to: folder)
+    let toml = folder.appendingPathComponent("match.toml")
+    var config = try MatchConfig.read(from: toml)
+    config.sport = "tennis"
+    config.fps = nil
+    try config.write(to: toml)
+    var options = PipelineOptions()
+    options.analysis = false
+    options.frames = 0...30
+    let result = try MatchPipeline(options: options).run(folder)
+    XCTAssertEqual(result.sport.id, "tennis")
+    XCTAssertEqual(result.motion.fps, try SportSpec.builtIn("tennis").defaultFPS)
+    XCTAssertEqual(result.motion.fps, 120)
+  }
+
   /// The motion model's row view is what tracks.csv holds, in its order.
   func testMotionModelRowsRoundTrip() throws {
     let truth = Self.simulated.truth
