@@ -106,6 +106,9 @@ extension ViewerPage {
 
       /// Events within 2 s of the current match time, and the latest score at or before it.
       function overlay(t) {
+        // Players by name where match.toml's [players] gives one (P1 = "Ana"), else by id.
+        const names = extras.players || {};
+        const label = (id) => names[id] ? `${names[id]} (${id})` : id;
         const fps = extras.fps || 50;
         const own = clipExtras[action ? action.getClip().name : ""] || {};
         const startFrame = own.firstFrame !== undefined ? own.firstFrame : (extras.firstFrame || 0);
@@ -113,11 +116,11 @@ extension ViewerPage {
         const near = (extras.events || []).filter((e) => Math.abs(e.time - matchTime) < 2).slice(0, 12);
         $("events").innerHTML = near.map((e) =>
           `<div class="event ${Math.abs(e.time - matchTime) < 0.1 ? "now" : ""}">${Number(e.time).toFixed(2)} s ${e.type}` +
-          `${e.track ? " " + e.track : ""}${e.surface ? " " + e.surface : ""}${e.side ? " " + e.side : ""}</div>`).join("");
+          `${e.track ? " " + label(e.track) : ""}${e.surface ? " " + e.surface : ""}${e.side ? " " + e.side : ""}</div>`).join("");
         const scores = (extras.score || []).filter((s) => s.time <= matchTime);
         const last = scores[scores.length - 1];
-        $("score").textContent = last && last.score
-          ? Object.keys(last.score).map((k) => `${k} ${last.score[k]}`).join(" : ") : "0 : 0";
+        const ids = [...new Set((last && last.score ? Object.keys(last.score) : ["P1", "P2"]).concat(Object.keys(names)))].sort();
+        $("score").textContent = ids.map((k) => `${label(k)} ${last && last.score ? last.score[k] : 0}`).join(" : ");
       }
 
       new THREE.GLTFLoader().load(MATCHSCENE_SOURCE, (gltf) => {

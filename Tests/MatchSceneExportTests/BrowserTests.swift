@@ -76,6 +76,7 @@ final class BrowserTests: XCTestCase {
   private func glb() throws -> Data {
     var options = SceneOptions(clips: [Self.clip])
     options.rotationEncoding = .normalizedShort
+    options.sceneExtras["players"] = .object(["P1": .string("Ana")])
     return try GLTFWriter.glbData(try SyntheticScene.document(options: options))
   }
 
@@ -149,6 +150,8 @@ final class BrowserTests: XCTestCase {
     XCTAssertEqual(pre("status", in: dom), "ready")
     XCTAssertTrue(dom.contains("<option value=\"rally-01\">"), "clip picker lists rally-01")
     XCTAssertTrue(dom.contains(">cam_left</option>") && dom.contains(">cam_right</option>"), "camera picker")
+    let score = dom.range(of: "<div id=\"score\">").map { String(dom[$0.upperBound...].prefix(60)) } ?? ""
+    XCTAssertTrue(score.hasPrefix("Ana (P1) 0 : P2 0"), "the score names the players match.toml names: \(score)")
     // Optional screenshots for a person to look at: the orbit view, and cam_left paused in rally-01.
     if let path = ProcessInfo.processInfo.environment["MATCHSCENE_VIEWER_SCREENSHOT"] {
       try runChromium(browser, page: page, screenshot: URL(fileURLWithPath: path))
