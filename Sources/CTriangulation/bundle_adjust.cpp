@@ -43,8 +43,12 @@ struct Observation {
   double u, v, weight;
 };
 
-/// Loss value ρ(s) of a residual norm s, with the gradient factor a = ρ'(s)/s and the curvature along
-/// the residual b = max(ρ''(s), 0) (Triggs et al. 2000 §4.3; see the header).
+/// Loss value ρ(s) of a residual norm s and its weight a = ρ'(s)/s: the gradient is w a Jᵀr and the
+/// Gauss–Newton curvature w a JᵀJ. In Triggs et al.'s terms (2000, §4.3; ρ as a function of s²) both
+/// losses have ρ'' ≤ 0, where the second-order correction 2ρ''rrᵀ is dropped, as Ceres Solver's
+/// `Corrector` does: kept, it leaves no curvature along a residual in Huber's linear zone (and negative
+/// curvature in Cauchy's), so a camera whose residuals all start there (a pose a degree off) would move
+/// only as far as the damping lets it, iteration after iteration.
 struct Loss {
   int kind;
   double c;
@@ -53,19 +57,17 @@ struct Loss {
     if (kind == MSTRI_LOSS_CAUCHY) return 0.5 * c * c * std::log1p(s * s / (c * c));
     return s <= c ? 0.5 * s * s : c * (s - 0.5 * c);
   }
-  void weights(double s, double &a, double &b) const {
+  double weight(double s) const {
+    if (kind == MSTRI_LOSS_CAUCHY) return 1 / (1 + s * s / (c * c));
+    return s <= c ? 1 : c / s;
+  }
+  /// ρ''(s), the exact curvature along the residual, clamped at 0 (Cauchy's is negative beyond c).
+  double curvatureAlong(double s) const {
     if (kind == MSTRI_LOSS_CAUCHY) {
       const double q = 1 + s * s / (c * c);
-      a = 1 / q;
-      b = std::max(0.0, (2 - q) / (q * q));
-      return;
+      return std::max(0.0, (2 - q) / (q * q));
     }
-    if (s <= c) {
-      a = b = 1;
-    } else {
-      a = c / s;
-      b = 0;
-    }
+    return s <= c ? 1 : 0;
   }
 };
 
@@ -156,24 +158,14 @@ void buildSystem(const Problem &pb, System &sys) {
     Eigen::Matrix<double, 2, 3> Jx;
     projectWithJacobians(cam, pb.points[o.point], pixel, &JcFull, &Jx);  // in front: the cost was finite
     const Eigen::Vector2d r = pixel - Eigen::Vector2d(o.u, o.v);
-    const double s = r.norm();
-    double a, b;
-    pb.loss.weights(s, a, b);
-    // Curvature a (I − r̂r̂ᵀ) + b r̂r̂ᵀ.
-    Eigen::Matrix2d curvature = a * Eigen::Matrix2d::Identity();
-    if (s > 0 && b != a) {
-      const Eigen::Vector2d rh = r / s;
-      curvature += (b - a) * rh * rh.transpose();
-    }
-    curvature *= o.weight;
-    const Eigen::Vector2d wr = o.weight * a * r;
+    const double w = o.weight * pb.loss.weight(r.norm());
     const Matrix27 Jc = JcFull * cam.basis;
-    const Eigen::Matrix<double, kFull, 2> JcT_C = Jc.transpose() * curvature;
-    sys.U[o.camera].noalias() += JcT_C * Jc;
-    sys.gc[o.camera].noalias() += Jc.transpose() * wr;
-    sys.W[i].noalias() = JcT_C * Jx;
-    sys.V[o.point].noalias() += Jx.transpose() * curvature * Jx;
-    sys.gp[o.point].noalias() += Jx.transpose() * wr;
+    const Eigen::Matrix<double, kFull, 2> wJcT = w * Jc.transpose();
+    sys.U[o.camera].noalias() += wJcT * Jc;
+    sys.gc[o.camera].noalias() += wJcT * r;
+    sys.W[i].noalias() = wJcT * Jx;
+    sys.V[o.point].noalias() += w * Jx.transpose() * Jx;
+    sys.gp[o.point].noalias() += w * Jx.transpose() * r;
   }
 }
 
@@ -280,6 +272,73 @@ void applyStep(Problem &pb, const std::vector<Vector7> &stepCamera, const std::v
   }
   for (size_t p = 0; p < pb.points.size(); ++p) pb.points[p] += stepPoint[p];
   pb.updateScaleBasis();
+}
+
+/// Embedded point iterations (C. Jeong, D. Nistér, D. Steedly, R. Szeliski, I.-S. Kweon, "Pushing the
+/// envelope of modern methods for bundle adjustment", IEEE TPAMI 34(8), 2012, §4): with the cameras
+/// held, each point alone by Levenberg–Marquardt with the loss's exact Gauss–Newton curvature, ρ'' along
+/// each residual and ρ'/s across it (Triggs et al. §4.3), as `mstri_triangulate` refines its points.
+/// The joint step's curvature, ρ'/s both ways, overstates it in Huber's linear zone, and a point whose
+/// residuals all lie there (an outlier among few views) would otherwise creep like Weiszfeld's
+/// iteration, a few per cent of the way per step. Only ever lowers each point's cost.
+void refinePointsAlone(Problem &pb, int iterations) {
+  for (size_t p = 0; p < pb.points.size(); ++p) {
+    if (!pb.refined[p]) continue;
+    auto evaluate = [&](const Eigen::Vector3d &X, Eigen::Matrix3d *H, Eigen::Vector3d *g) {
+      double cost = 0;
+      if (H) H->setZero();
+      if (g) g->setZero();
+      for (size_t i = pb.pointStart[p]; i < pb.pointStart[p + 1]; ++i) {
+        const Observation &o = pb.observations[i];
+        Eigen::Vector2d pixel;
+        Matrix27 Jc;
+        Eigen::Matrix<double, 2, 3> Jx;
+        if (!projectWithJacobians(pb.cameras[o.camera], X, pixel, H ? &Jc : nullptr, &Jx)) return double(INFINITY);
+        const Eigen::Vector2d r = pixel - Eigen::Vector2d(o.u, o.v);
+        const double s = r.norm();
+        cost += o.weight * pb.loss.value(s);
+        if (!H) continue;
+        const double a = pb.loss.weight(s), b = pb.loss.curvatureAlong(s);
+        Eigen::Matrix2d curvature = a * Eigen::Matrix2d::Identity();
+        if (s > 0 && a != b) {
+          const Eigen::Vector2d rh = r / s;
+          curvature += (b - a) * rh * rh.transpose();
+        }
+        *H += o.weight * Jx.transpose() * curvature * Jx;
+        *g += o.weight * a * Jx.transpose() * r;
+      }
+      return cost;
+    };
+    Eigen::Vector3d X = pb.points[p], g;
+    Eigen::Matrix3d H;
+    double cost = evaluate(X, &H, &g), lambda = 1e-6;
+    for (int iteration = 0; iteration < iterations && std::isfinite(cost); ++iteration) {
+      bool accepted = false;
+      for (int attempt = 0; attempt < 6 && !accepted; ++attempt) {
+        Eigen::Matrix3d damped = H;
+        for (int k = 0; k < 3; ++k) damped(k, k) += lambda * dampingScale(H(k, k));
+        Eigen::LLT<Eigen::Matrix3d> llt(damped);
+        if (llt.info() != Eigen::Success) {
+          lambda *= 10;
+          continue;
+        }
+        const Eigen::Vector3d step = llt.solve(-g);
+        const double newCost = evaluate(X + step, nullptr, nullptr);
+        if (newCost < cost) {
+          X += step;
+          accepted = true;
+          const bool small = cost - newCost <= 1e-12 * cost || step.norm() < 1e-10;
+          cost = evaluate(X, &H, &g);
+          lambda = std::max(lambda / 10, 1e-12);
+          if (small) iteration = iterations;
+        } else {
+          lambda *= 10;
+        }
+      }
+      if (!accepted) break;
+    }
+    pb.points[p] = X;
+  }
 }
 
 /// Per-camera residual figures of the current estimate.
@@ -485,17 +544,11 @@ mstri_status bundleAdjust(const double *cameras, size_t m, const uint8_t *fixedC
         nu *= 2;
         continue;
       }
-      // Step size against the parameters' size (metres and radians alike: both are O(1) here).
-      double stepNorm2 = 0, size2 = 0;
-      for (size_t c = 0; c < m; ++c) {
-        stepNorm2 += stepCamera[c].squaredNorm();
-        size2 += pb.cameras[c].center.squaredNorm() + 1;
-      }
-      for (size_t p = 0; p < n; ++p) {
-        stepNorm2 += stepPoint[p].squaredNorm();
-        size2 += pb.points[p].squaredNorm();
-      }
-      if (std::sqrt(stepNorm2) <= opts.step_tolerance * (std::sqrt(size2) + opts.step_tolerance)) {
+      // The cameras' step (radians, metres, focal ratio) decides: points with all their residuals in
+      // the loss's tail may creep on by micrometres long after the cameras have settled.
+      double cameraStep = 0;
+      for (size_t c = 0; c < m; ++c) cameraStep = std::max(cameraStep, stepCamera[c].lpNorm<Eigen::Infinity>());
+      if (pb.reducedSize > 0 && cameraStep <= opts.step_tolerance) {
         converged = true;
         break;
       }
@@ -505,8 +558,10 @@ mstri_status bundleAdjust(const double *cameras, size_t m, const uint8_t *fixedC
       const double newCost = pb.cost();
       const double rho = predicted > 0 ? (cost - newCost) / predicted : -1;
       if (std::isfinite(newCost) && newCost < cost && rho > 0) {
-        converged = cost - newCost <= opts.function_tolerance * cost;
-        cost = newCost;
+        refinePointsAlone(pb, 5);
+        const double refinedCost = pb.cost();
+        converged = cost - refinedCost <= opts.function_tolerance * cost;
+        cost = refinedCost;
         lambda *= std::max(1.0 / 3, 1 - std::pow(2 * rho - 1, 3));
         nu = 2;
         accepted = true;
@@ -538,8 +593,8 @@ extern "C" mstri_bundle_options mstri_default_bundle_options(void) {
   o.refine_focal = 0;
   o.reference_camera = -1;
   o.scale_camera = -1;
-  o.function_tolerance = 1e-10;
-  o.step_tolerance = 1e-10;
+  o.function_tolerance = 1e-7;
+  o.step_tolerance = 1e-8;
   o.min_camera_observations = 6;
   return o;
 }

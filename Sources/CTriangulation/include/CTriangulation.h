@@ -196,9 +196,10 @@ typedef struct mstri_bundle_options {
   /// scale). −1 (default): of the free cameras, the one with the most usable observations. Ignored when
   /// two or more cameras are fixed (they fix the scale themselves).
   int32_t scale_camera;
-  /// Stop when an accepted step lowers the cost by less than this fraction of it. Default 1e-10.
+  /// Stop when an iteration lowers the cost by less than this fraction of it. Default 1e-7.
   double function_tolerance;
-  /// Stop when a step is shorter than this fraction of the parameters' size. Default 1e-10.
+  /// Stop when no camera parameter would move by more than this (radians, metres, focal ratio).
+  /// Default 1e-8 (6e-7°, 10 nm).
   double step_tolerance;
   /// The fewest usable observations (of points seen usably by two cameras or more) a camera that is
   /// refined must have (≥ 3). Default 6.
@@ -265,14 +266,15 @@ typedef struct mstri_bundle_summary {
 /// converged. On failure the outputs hold the inputs (reports and summary still filled where known).
 ///
 /// Algorithm: Levenberg–Marquardt (Nielsen's damping update; K. Madsen, H. B. Nielsen, O. Tingleff,
-/// "Methods for non-linear least squares problems", 2004, §3.2) with Marquardt's diagonal scaling. Each
+/// "Methods for non-linear least squares problems", 2004, §3.2) with Marquardt's diagonal scaling, and
+/// after each accepted step a few embedded point iterations (Jeong et al., TPAMI 2012, §4). Each
 /// camera moves by a rotation increment R ← exp([ω]×) R (Rodrigues) and a step of its centre C
 /// (x_cam = R (x_world − C)); the points, many, are eliminated by the Schur complement and the reduced
 /// camera system, small and dense, is solved by Cholesky (B. Triggs, P. McLauchlan, R. Hartley,
 /// A. Fitzgibbon, "Bundle adjustment — a modern synthesis", 2000, §6.1; Hartley & Zisserman, Multiple
-/// View Geometry, 2nd ed., A6.3). The robust loss enters with its exact Gauss–Newton curvature (Triggs
-/// et al. §4.3, written for the residual's norm s): ρ''(s) along the residual (clamped at 0, as the
-/// Cauchy loss's is negative beyond c), ρ'(s)/s across it. Gauge (Triggs §9):
+/// View Geometry, 2nd ed., A6.3). The robust loss weighs each residual by ρ'(s)/s (Triggs et al. §4.3
+/// without the second-order term, which is ≤ 0 for both losses; Ceres Solver drops it likewise).
+/// Gauge (Triggs §9):
 /// one reference camera fixed and one distance kept, or two or more cameras fixed by the caller.
 mstri_status mstri_bundle_adjust(const double *cameras, size_t camera_count, const uint8_t *fixed_cameras,
                                  const int32_t *observation_indices, const double *observation_values,
