@@ -281,7 +281,9 @@ void applyStep(Problem &pb, const std::vector<Vector7> &stepCamera, const std::v
 /// The joint step's curvature, ρ'/s both ways, overstates it in Huber's linear zone, and a point whose
 /// residuals all lie there (an outlier among few views) would otherwise creep like Weiszfeld's
 /// iteration, a few per cent of the way per step. Only ever lowers each point's cost.
-void refinePointsAlone(Problem &pb, int iterations) {
+/// - Returns: the total cost afterwards (every usable observation belongs to a refined point).
+double refinePointsAlone(Problem &pb, int iterations) {
+  double total = 0;
   for (size_t p = 0; p < pb.points.size(); ++p) {
     if (!pb.refined[p]) continue;
     auto evaluate = [&](const Eigen::Vector3d &X, Eigen::Matrix3d *H, Eigen::Vector3d *g) {
@@ -338,7 +340,9 @@ void refinePointsAlone(Problem &pb, int iterations) {
       if (!accepted) break;
     }
     pb.points[p] = X;
+    total += cost;
   }
+  return total;
 }
 
 /// Per-camera residual figures of the current estimate.
@@ -558,8 +562,7 @@ mstri_status bundleAdjust(const double *cameras, size_t m, const uint8_t *fixedC
       const double newCost = pb.cost();
       const double rho = predicted > 0 ? (cost - newCost) / predicted : -1;
       if (std::isfinite(newCost) && newCost < cost && rho > 0) {
-        refinePointsAlone(pb, 5);
-        const double refinedCost = pb.cost();
+        const double refinedCost = refinePointsAlone(pb, 5);
         converged = cost - refinedCost <= opts.function_tolerance * cost;
         cost = refinedCost;
         lambda *= std::max(1.0 / 3, 1 - std::pow(2 * rho - 1, 3));

@@ -234,6 +234,33 @@ final class CalibrationRefinementTests: XCTestCase {
     XCTAssertEqual(result.cameras[0].fx, scene.perturbedCameras[0].fx)
   }
 
+  /// The timing figure (4 cameras × 20 000 observations), run only when MATCHSCENE_CALIBRATION_BENCHMARK
+  /// is set, in a release build: `swift build -c release --build-tests`, then
+  /// `MATCHSCENE_CALIBRATION_BENCHMARK=1 swift test -c release --skip-build --filter refinementTiming`.
+  func testRefinementTiming() throws {
+    guard ProcessInfo.processInfo.environment["MATCHSCENE_CALIBRATION_BENCHMARK"] != nil else {
+      throw XCTSkip("set MATCHSCENE_CALIBRATION_BENCHMARK=1 to time refinement")
+    }
+    let scene = Self.makeScene(pointCount: 5200, seed: 11)
+    let (points, observations) = try Self.triangulate(scene, cameras: scene.perturbedCameras)
+    for gauge in ["three cameras fixed", "automatic gauge"] {
+      var options = CalibrationRefinementOptions()
+      if gauge == "three cameras fixed" { options.fixedCameras = [0, 1, 3] }
+      var best = Duration.seconds(1000)
+      var result: CalibrationRefinementResult?
+      for _ in 0..<5 {
+        let start = ContinuousClock.now
+        result = try CalibrationRefinement.refine(
+          cameras: scene.perturbedCameras, points: points, observations: observations, options: options)
+        best = min(best, ContinuousClock.now - start)
+      }
+      let r = try XCTUnwrap(result)
+      let error = Self.poseError(r.cameras[2], scene.truth[2])
+      print("BENCHMARK \(gauge): \(observations.count) observations of \(points.count) points, \(r.iterations) iterations,",
+            "best of 5: \(best); cam03 off by \(error.degrees)° \(error.metres * 1000) mm")
+    }
+  }
+
   // MARK: - Degenerate inputs
 
   func testTooFewPointsFailCleanly() throws {
