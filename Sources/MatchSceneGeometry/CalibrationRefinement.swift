@@ -44,6 +44,7 @@ public struct CalibrationRefinementOptions: Sendable, Equatable {
   /// The reference camera held fixed; nil: the one fixed camera, else the most observed.
   public var referenceCamera: Int?
   /// The camera whose distance to the reference is kept (the scale); nil: the most observed free one.
+  /// Ignored when two or more cameras are fixed.
   public var scaleCamera: Int?
   /// A refined camera needs at least this many usable observations (≥ 3).
   public var minCameraObservations = 6
@@ -147,7 +148,8 @@ public enum CalibrationRefinement {
   ///
   /// Gauge: one camera fixed and the distance of a second one to it kept, or two or more cameras fixed
   /// (`options.fixedCameras`). Points are best triangulated robustly first (`Triangulator` with
-  /// `.robust`) from the cameras as they are.
+  /// `.robust`) from the cameras as they are; `TriangulationBatch.calibrationSample` then gives the
+  /// points and observations.
   /// - Throws: `GeometryError.invalidArgument` for bad options, indices, cameras or non-finite points
   ///   (checked before work); `.tooFewObservations` naming each camera to refine that has too few;
   ///   `.degenerate` when the reference and scale cameras share a centre.
