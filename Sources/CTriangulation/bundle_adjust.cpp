@@ -540,7 +540,7 @@ mstri_status bundleAdjust(const double *cameras, size_t m, const uint8_t *fixedC
       converged = true;
       break;
     }
-    bool accepted = false;
+    bool accepted = false, solved = false;
     for (int attempt = 0; attempt < 30 && !accepted; ++attempt) {
       double predicted = 0;
       if (!solveDamped(pb, sys, lambda, stepCamera, stepPoint, predicted)) {
@@ -548,14 +548,12 @@ mstri_status bundleAdjust(const double *cameras, size_t m, const uint8_t *fixedC
         nu *= 2;
         continue;
       }
+      solved = true;
       // The cameras' step (radians, metres, focal ratio) decides: points with all their residuals in
-      // the loss's tail may creep on by micrometres long after the cameras have settled.
+      // the loss's tail, and cameras along a direction the loss's tail barely constrains (Huber's
+      // reweighting converges only linearly there), creep on long after the figures have settled.
       double cameraStep = 0;
       for (size_t c = 0; c < m; ++c) cameraStep = std::max(cameraStep, stepCamera[c].lpNorm<Eigen::Infinity>());
-      if (pb.reducedSize > 0 && cameraStep <= opts.step_tolerance) {
-        converged = true;
-        break;
-      }
       const std::vector<CameraState> camerasBefore = pb.cameras;
       const std::vector<Eigen::Vector3d> pointsBefore = pb.points;
       applyStep(pb, stepCamera, stepPoint);
@@ -563,7 +561,8 @@ mstri_status bundleAdjust(const double *cameras, size_t m, const uint8_t *fixedC
       const double rho = predicted > 0 ? (cost - newCost) / predicted : -1;
       if (std::isfinite(newCost) && newCost < cost && rho > 0) {
         const double refinedCost = refinePointsAlone(pb, 5);
-        converged = cost - refinedCost <= opts.function_tolerance * cost;
+        converged = cost - refinedCost <= opts.function_tolerance * cost ||
+                    (pb.reducedSize > 0 && cameraStep <= opts.step_tolerance);
         cost = refinedCost;
         lambda *= std::max(1.0 / 3, 1 - std::pow(2 * rho - 1, 3));
         nu = 2;
@@ -575,7 +574,11 @@ mstri_status bundleAdjust(const double *cameras, size_t m, const uint8_t *fixedC
         nu *= 2;
       }
     }
-    if (!accepted && !converged) break;  // no step lowers the cost any more: as good as it gets
+    if (!accepted) {
+      // No damping finds a lower cost: a minimum to working precision. Never solved: degenerate.
+      if (!solved) return MSTRI_DEGENERATE;
+      converged = true;
+    }
   }
   summary.iterations = iteration;
   summary.converged = converged ? 1 : 0;
@@ -597,7 +600,7 @@ extern "C" mstri_bundle_options mstri_default_bundle_options(void) {
   o.reference_camera = -1;
   o.scale_camera = -1;
   o.function_tolerance = 1e-7;
-  o.step_tolerance = 1e-8;
+  o.step_tolerance = 1e-6;
   o.min_camera_observations = 6;
   return o;
 }

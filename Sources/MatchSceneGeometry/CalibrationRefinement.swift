@@ -124,7 +124,8 @@ public struct CalibrationRefinementResult: Sendable {
   /// The refined points (points with fewer than two usable observations are returned as given).
   public var points: [SIMD3<Double>]
   public var iterations: Int
-  /// Whether a tolerance stopped the iterations (false: the iteration limit did).
+  /// Whether a tolerance stopped the iterations or no step lowered the cost any more (false: the
+  /// iteration limit did).
   public var converged: Bool
   /// Robust cost Σ wρ before and after, pixels².
   public var initialCost: Double

@@ -198,8 +198,8 @@ typedef struct mstri_bundle_options {
   int32_t scale_camera;
   /// Stop when an iteration lowers the cost by less than this fraction of it. Default 1e-7.
   double function_tolerance;
-  /// Stop when no camera parameter would move by more than this (radians, metres, focal ratio).
-  /// Default 1e-8 (6e-7°, 10 nm).
+  /// Stop after a step that moved no camera parameter by more than this (radians, metres, focal
+  /// ratio). Default 1e-6 (6e-5°, 1 µm: a thousandth of what 1 px of noise leaves on a camera's pose).
   double step_tolerance;
   /// The fewest usable observations (of points seen usably by two cameras or more) a camera that is
   /// refined must have (≥ 3). Default 6.
@@ -236,7 +236,7 @@ typedef struct mstri_bundle_camera_report {
 /// Outcome of a bundle adjustment as a whole.
 typedef struct mstri_bundle_summary {
   int32_t iterations;          ///< Levenberg–Marquardt iterations run (each solves ≥ 1 damped system)
-  int32_t converged;           ///< 1 when a tolerance stopped it, 0 when it ran out of iterations
+  int32_t converged;           ///< 1: a tolerance stopped it, or no step lowers the cost; 0: out of iterations
   int32_t reference_camera;    ///< the gauge's reference, −1 when the caller fixed two or more cameras
   int32_t scale_camera;        ///< the camera keeping its distance, −1 when none
   int32_t refined_points;      ///< points with two or more usable observations
