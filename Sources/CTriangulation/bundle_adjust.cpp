@@ -106,7 +106,7 @@ struct Problem {
   std::vector<Eigen::Vector3d> points;
   std::vector<Observation> observations;  ///< usable ones only, grouped by point
   std::vector<size_t> pointStart;         ///< observations of point p: [pointStart[p], pointStart[p + 1])
-  std::vector<uint8_t> refined;           ///< per point, 1 when it has two or more usable observations
+  std::vector<uint8_t> refined;           ///< per point, 1 when two cameras or more see it usably
   Loss loss;
   int referenceCamera = -1, scaleCamera = -1;
   double scaleDistance = 0;
@@ -423,9 +423,10 @@ mstri_status bundleAdjust(const double *cameras, size_t m, const uint8_t *fixedC
     pb.points[p] = Eigen::Vector3d(points[3 * p], points[3 * p + 1], points[3 * p + 2]);
     if (!pb.points[p].allFinite()) return MSTRI_INVALID_ARGUMENT;
   }
-  // Usable observations, then points seen usably twice, grouped by point.
+  // Usable observations, then points seen usably by two cameras or more, grouped by point.
   std::vector<Observation> usable;
-  std::vector<int> perPoint(n, 0);
+  std::vector<int> perPoint(n, 0), firstCamera(n, -1);
+  std::vector<uint8_t> twoCameras(n, 0);
   for (size_t i = 0; i < observationCount; ++i) {
     const int32_t c = indices[2 * i], p = indices[2 * i + 1];
     if (c < 0 || size_t(c) >= m || p < 0 || size_t(p) >= n) return MSTRI_INVALID_ARGUMENT;
@@ -436,11 +437,13 @@ mstri_status bundleAdjust(const double *cameras, size_t m, const uint8_t *fixedC
     if (!projectWithJacobians(pb.cameras[c], pb.points[p], pixel, nullptr, nullptr)) continue;
     usable.push_back(o);
     perPoint[p] += 1;
+    if (firstCamera[p] < 0) firstCamera[p] = c;
+    if (firstCamera[p] != c) twoCameras[p] = 1;
   }
   pb.refined.assign(n, 0);
   pb.pointStart.assign(n + 1, 0);
   for (size_t p = 0; p < n; ++p) {
-    pb.refined[p] = perPoint[p] >= 2;
+    pb.refined[p] = twoCameras[p];
     pb.pointStart[p + 1] = pb.pointStart[p] + (pb.refined[p] ? perPoint[p] : 0);
   }
   pb.observations.resize(pb.pointStart[n]);

@@ -121,7 +121,7 @@ public struct CameraCorrection: Sendable, Equatable {
 public struct CalibrationRefinementResult: Sendable {
   /// One per input camera, in order.
   public var corrections: [CameraCorrection]
-  /// The refined points (points with fewer than two usable observations are returned as given).
+  /// The refined points (points fewer than two cameras see usably are returned as given).
   public var points: [SIMD3<Double>]
   public var iterations: Int
   /// Whether a tolerance stopped the iterations or no step lowered the cost any more (false: the
@@ -233,7 +233,7 @@ public enum CalibrationRefinement {
     case MSTRI_TOO_FEW_OBSERVATIONS:
       let short = cameras.indices.filter { reports[$0].status == Int32(MSTRI_TOO_FEW_OBSERVATIONS.rawValue) }
       return short.map {
-        "camera \(cameras[$0].name) has \(reports[$0].used_observations) usable observations of points seen twice, "
+        "camera \(cameras[$0].name) has \(reports[$0].used_observations) usable observations of points other cameras see too, "
           + "\(options.minCameraObservations) needed to refine it"
       }.joined(separator: "; ")
     case MSTRI_DEGENERATE:

@@ -344,6 +344,21 @@ final class CalibrationRefinementTests: XCTestCase {
       try CalibrationRefinement.refine(cameras: scene.perturbedCameras, points: points, observations: outOfRange))
   }
 
+  /// A point one camera alone sees (even twice) has no depth: it is returned as given, not refined.
+  func testAPointOneCameraSeesIsLeftAsGiven() throws {
+    let scene = Self.makeScene(pointCount: 400, seed: 13)
+    var (points, observations) = try Self.triangulate(scene, cameras: scene.perturbedCameras)
+    let lonely = SIMD3<Double>(0.3, 0.2, 1.1)
+    let pixel = try XCTUnwrap(scene.perturbedCameras[0].project(lonely))
+    points.append(lonely)
+    observations.append(CalibrationObservation(camera: 0, point: points.count - 1, pixel: pixel + SIMD2(3, 0)))
+    observations.append(CalibrationObservation(camera: 0, point: points.count - 1, pixel: pixel - SIMD2(3, 0)))
+    let result = try CalibrationRefinement.refine(cameras: scene.perturbedCameras, points: points, observations: observations)
+    XCTAssertEqual(result.refinedPointCount, points.count - 1)
+    XCTAssertEqual(result.points.last, lonely)
+    XCTAssertEqual(result.usedObservationCount, observations.count - 2)
+  }
+
   func testOptionsAreCheckedBeforeWork() throws {
     let cameras = Self.tableTennisRig()
     var options = CalibrationRefinementOptions()

@@ -227,7 +227,7 @@ typedef struct mstri_bundle_camera_report {
   int32_t status;      ///< MSTRI_OK, or MSTRI_TOO_FEW_OBSERVATIONS for a camera to refine that has too few
   int32_t role;        ///< mstri_camera_role
   int32_t observations;       ///< observations naming this camera
-  int32_t used_observations;  ///< of those, usable (finite, weight > 0, in front, point seen twice)
+  int32_t used_observations;  ///< of those, usable (finite, weight > 0, in front, point seen by 2+ cameras)
   double rms_before_px, rms_after_px;
   double median_before_px, median_after_px;
   double robust_rms_before_px, robust_rms_after_px;
@@ -239,7 +239,7 @@ typedef struct mstri_bundle_summary {
   int32_t converged;           ///< 1: a tolerance stopped it, or no step lowers the cost; 0: out of iterations
   int32_t reference_camera;    ///< the gauge's reference, −1 when the caller fixed two or more cameras
   int32_t scale_camera;        ///< the camera keeping its distance, −1 when none
-  int32_t refined_points;      ///< points with two or more usable observations
+  int32_t refined_points;      ///< points seen usably by two cameras or more
   int32_t used_observations;
   double initial_cost, final_cost;  ///< Σ wᵢ ρ(sᵢ), pixels²
 } mstri_bundle_summary;
@@ -252,8 +252,8 @@ typedef struct mstri_bundle_summary {
 /// - observation_indices: 2 · observation_count int32 (camera, point) pairs;
 ///   observation_values: 3 · observation_count doubles (x_px, y_px, weight). An observation with a
 ///   weight ≤ 0 or a non-finite value is not used (as a missing view of `mstri_triangulate`), nor is one
-///   whose point lies behind its camera at the start, nor the observations of a point with fewer than
-///   two usable ones.
+///   whose point lies behind its camera at the start, nor the observations of a point that fewer than
+///   two cameras see usably.
 /// - points: 3 · point_count doubles, the starting world points (all finite).
 /// - options: NULL means `mstri_default_bundle_options()`.
 /// Outputs (all sizes follow from the inputs; camera_reports_out and summary_out may be NULL):
