@@ -159,6 +159,17 @@ final class CalibrationRefinementTests: XCTestCase {
     }
   }
 
+  /// The basin is wide: 10° and 30 cm (residuals of hundreds of pixels, the robust triangulation
+  /// rejecting nearly every view of the knocked camera) come back as well, in about as many iterations.
+  func testRecoversALargeKnock() throws {
+    let scene = Self.makeScene(degrees: 10, metres: 0.3, seed: 1)
+    let (result, error, _) = try Self.refineKnocked(scene)
+    print("10° / 30 cm: \(result.iterations) iterations; cam03 off by \(error.degrees)° \(error.metres * 1000) mm")
+    XCTAssertLessThan(error.degrees, 0.05)
+    XCTAssertLessThan(error.metres, 0.005)
+    XCTAssertGreaterThan(result.corrections[2].before.medianPx, 100)
+  }
+
   /// Automatic gauge (reference = the most observed camera, scale = the next): the reference stays put,
   /// the scale camera keeps its distance, and the knocked camera still comes back.
   func testRecoversAKnockedCameraWithTheAutomaticGauge() throws {
