@@ -17,3 +17,19 @@ extension Camera {
     return r
   }
 }
+
+extension Camera {
+  /// This camera with the pose, focal lengths and skew of a kernel record (name, image size, principal
+  /// point and lens kept): how the kernels hand refined cameras back.
+  func updated(fromShimRecord r: ArraySlice<Double>) -> Camera {
+    let base = r.startIndex
+    var camera = self
+    camera.fx = r[base + Int(MSTRI_CAM_FX.rawValue)]
+    camera.fy = r[base + Int(MSTRI_CAM_FY.rawValue)]
+    camera.skew = r[base + Int(MSTRI_CAM_SKEW.rawValue)]
+    let rotation = (0..<9).map { r[base + Int(MSTRI_CAM_R.rawValue) + $0] }
+    let t = Int(MSTRI_CAM_T.rawValue) + base
+    camera.camFromWorld = RigidTransform(rotation: Matrix3(rowMajor: rotation), translation: SIMD3(r[t], r[t + 1], r[t + 2]))
+    return camera
+  }
+}

@@ -33,11 +33,17 @@ public enum GeometryError: Error, Equatable, CustomStringConvertible {
   case invalidArgument(String)
   /// The C++ kernel caught an exception or failed unexpectedly.
   case internalError(String)
+  /// A camera to refine has too few usable observations (bundle adjustment).
+  case tooFewObservations(String)
+  /// The problem has no unique solution (e.g. a gauge whose two cameras share a centre).
+  case degenerate(String)
 
   public var description: String {
     switch self {
     case .invalidArgument(let what): "invalid argument to the geometry kernel: \(what)"
     case .internalError(let what): "internal error in the geometry kernel: \(what)"
+    case .tooFewObservations(let what): "too few observations: \(what)"
+    case .degenerate(let what): "degenerate problem: \(what)"
     }
   }
 }
@@ -49,6 +55,8 @@ enum Shim {
     switch status {
     case MSTRI_OK: return
     case MSTRI_INVALID_ARGUMENT: throw GeometryError.invalidArgument(context())
+    case MSTRI_TOO_FEW_OBSERVATIONS: throw GeometryError.tooFewObservations(context())
+    case MSTRI_DEGENERATE: throw GeometryError.degenerate(context())
     default: throw GeometryError.internalError("\(context()) (status \(status.rawValue))")
     }
   }

@@ -32,6 +32,9 @@ typedef enum mstri_status {
   MSTRI_NOT_CONVERGED = 5,
   /// Robust mode: no set of at least `min_views` views agrees within `max_reprojection_px`.
   MSTRI_INCONSISTENT = 6,
+  /// Bundle adjustment: a camera to refine has fewer usable observations than the options require
+  /// (see `mstri_bundle_camera_report.status` for which).
+  MSTRI_TOO_FEW_OBSERVATIONS = 7,
   /// A C++ exception or an unexpected numeric failure was caught inside the shim.
   MSTRI_INTERNAL_ERROR = 99
 } mstri_status;
@@ -164,6 +167,121 @@ mstri_status mstri_mirror_swaps(const double *cameras, size_t camera_count, cons
                                 const double *points, const uint8_t *valid, size_t person_count,
                                 size_t keypoint_count, const int32_t *mirror_pairs, size_t pair_count,
                                 double min_confidence, double min_gain_px, uint8_t *swap_out);
+
+// MARK: - Bundle adjustment
+
+/// Robust losses of the bundle adjustment, applied to the norm s of each 2D pixel residual, scale c.
+typedef enum mstri_loss {
+  /// Huber (1964): ½s² for s ≤ c, c(s − c/2) beyond: convex, any start converges.
+  MSTRI_LOSS_HUBER = 0,
+  /// Cauchy: ½c² log(1 + s²/c²): gross outliers weigh almost nothing, but the cost is not convex.
+  MSTRI_LOSS_CAUCHY = 1
+} mstri_loss;
+
+/// Options of `mstri_bundle_adjust`. Start from `mstri_default_bundle_options()`; checked before work.
+typedef struct mstri_bundle_options {
+  /// mstri_loss. Default MSTRI_LOSS_HUBER.
+  int32_t loss;
+  /// Scale c of the loss in pixels (> 0). Default 2.
+  double loss_scale_px;
+  /// Levenberg–Marquardt iterations (1…1000). Default 100.
+  int32_t max_iterations;
+  /// 1: refine each free camera's focal length too (fx, fy and skew scaled together, so the aspect
+  /// ratio and principal point stay). Default 0.
+  int32_t refine_focal;
+  /// Gauge: the camera held fixed (rotation, centre, focal). −1 (default): the camera with the most
+  /// usable observations, unless `fixed_cameras` already holds one or more fixed.
+  int32_t reference_camera;
+  /// Gauge: the camera whose centre keeps its distance to the reference camera's centre (fixes the
+  /// scale). −1 (default): of the free cameras, the one with the most usable observations. Ignored when
+  /// two or more cameras are fixed (they fix the scale themselves).
+  int32_t scale_camera;
+  /// Stop when an iteration lowers the cost by less than this fraction of it. Default 1e-7.
+  double function_tolerance;
+  /// Stop after a step that moved no camera parameter by more than this (radians, metres, focal
+  /// ratio). Default 1e-6 (6e-5°, 1 µm: a thousandth of what 1 px of noise leaves on a camera's pose).
+  double step_tolerance;
+  /// The fewest usable observations (of points seen usably by two cameras or more) a camera that is
+  /// refined must have (≥ 3). Default 6.
+  int32_t min_camera_observations;
+} mstri_bundle_options;
+
+/// The defaults documented on each field of `mstri_bundle_options`.
+mstri_bundle_options mstri_default_bundle_options(void);
+
+/// Checks bundle options; MSTRI_OK or MSTRI_INVALID_ARGUMENT.
+mstri_status mstri_check_bundle_options(const mstri_bundle_options *options);
+
+/// How one camera took part in a bundle adjustment.
+typedef enum mstri_camera_role {
+  MSTRI_ROLE_REFINED = 0,    ///< rotation and centre (and focal if asked) refined
+  MSTRI_ROLE_REFERENCE = 1,  ///< held fixed as the gauge's reference
+  MSTRI_ROLE_SCALE = 2,      ///< refined, its centre kept at its distance from the reference's
+  MSTRI_ROLE_FIXED = 3       ///< held fixed by the caller
+} mstri_camera_role;
+
+/// Per-camera figures of a bundle adjustment, over the camera's usable observations. Pixel residuals
+/// are the distances between the projections (lens distortion included) and the observations. The
+/// robust RMS is sqrt(2 Σ wᵢ ρ(sᵢ) / Σ wᵢ): the RMS where every residual is inside the loss scale.
+typedef struct mstri_bundle_camera_report {
+  int32_t status;      ///< MSTRI_OK, or MSTRI_TOO_FEW_OBSERVATIONS for a camera to refine that has too few
+  int32_t role;        ///< mstri_camera_role
+  int32_t observations;       ///< observations naming this camera
+  int32_t used_observations;  ///< of those, usable (finite, weight > 0, in front, point seen by 2+ cameras)
+  double rms_before_px, rms_after_px;
+  double median_before_px, median_after_px;
+  double robust_rms_before_px, robust_rms_after_px;
+} mstri_bundle_camera_report;
+
+/// Outcome of a bundle adjustment as a whole.
+typedef struct mstri_bundle_summary {
+  int32_t iterations;          ///< Levenberg–Marquardt iterations run (each solves ≥ 1 damped system)
+  int32_t converged;           ///< 1: a tolerance stopped it, or no step lowers the cost; 0: out of iterations
+  int32_t reference_camera;    ///< the gauge's reference, −1 when the caller fixed two or more cameras
+  int32_t scale_camera;        ///< the camera keeping its distance, −1 when none
+  int32_t refined_points;      ///< points seen usably by two cameras or more
+  int32_t used_observations;
+  double initial_cost, final_cost;  ///< Σ wᵢ ρ(sᵢ), pixels²
+} mstri_bundle_summary;
+
+/// Robust bundle adjustment: refines the cameras' poses (and optionally focal lengths) and the 3D
+/// points together, minimising Σ wᵢ ρ(‖π(camera cᵢ, point pᵢ) − xᵢ‖) over the observations, ρ the
+/// robust loss of the options, π the camera's projection with its lens model (distortion held fixed).
+/// - cameras: camera_count · MSTRI_CAMERA_STRIDE doubles (the layout of every other call).
+/// - fixed_cameras (optional, may be NULL): camera_count bytes, 1 for a camera held as it is.
+/// - observation_indices: 2 · observation_count int32 (camera, point) pairs;
+///   observation_values: 3 · observation_count doubles (x_px, y_px, weight). An observation with a
+///   weight ≤ 0 or a non-finite value is not used (as a missing view of `mstri_triangulate`), nor is one
+///   whose point lies behind its camera at the start, nor the observations of a point that fewer than
+///   two cameras see usably.
+/// - points: 3 · point_count doubles, the starting world points (all finite).
+/// - options: NULL means `mstri_default_bundle_options()`.
+/// Outputs (all sizes follow from the inputs; camera_reports_out and summary_out may be NULL):
+/// - cameras_out: camera_count · MSTRI_CAMERA_STRIDE doubles, the refined records (may alias `cameras`).
+/// - points_out: 3 · point_count doubles (may alias `points`); points not refined are copied.
+/// - camera_reports_out: camera_count reports; summary_out: one summary.
+/// Returns MSTRI_INVALID_ARGUMENT (NULL buffers, an index out of range, an invalid camera or point,
+/// invalid options), MSTRI_TOO_FEW_OBSERVATIONS, MSTRI_DEGENERATE (the reference and scale cameras share
+/// a centre; a damped system that cannot be solved), else MSTRI_OK, the outputs written whether or not it
+/// converged. On failure the outputs hold the inputs (reports and summary still filled where known).
+///
+/// Algorithm: Levenberg–Marquardt (Nielsen's damping update; K. Madsen, H. B. Nielsen, O. Tingleff,
+/// "Methods for non-linear least squares problems", 2004, §3.2) with Marquardt's diagonal scaling, and
+/// after each accepted step a few embedded point iterations (Jeong et al., TPAMI 2012, §4). Each
+/// camera moves by a rotation increment R ← exp([ω]×) R (Rodrigues) and a step of its centre C
+/// (x_cam = R (x_world − C)); the points, many, are eliminated by the Schur complement and the reduced
+/// camera system, small and dense, is solved by Cholesky (B. Triggs, P. McLauchlan, R. Hartley,
+/// A. Fitzgibbon, "Bundle adjustment — a modern synthesis", 2000, §6.1; Hartley & Zisserman, Multiple
+/// View Geometry, 2nd ed., A6.3). The robust loss weighs each residual by ρ'(s)/s (Triggs et al. §4.3
+/// without the second-order term, which is ≤ 0 for both losses; Ceres Solver drops it likewise).
+/// Gauge (Triggs §9):
+/// one reference camera fixed and one distance kept, or two or more cameras fixed by the caller.
+mstri_status mstri_bundle_adjust(const double *cameras, size_t camera_count, const uint8_t *fixed_cameras,
+                                 const int32_t *observation_indices, const double *observation_values,
+                                 size_t observation_count, const double *points, size_t point_count,
+                                 const mstri_bundle_options *options, double *cameras_out, double *points_out,
+                                 mstri_bundle_camera_report *camera_reports_out,
+                                 mstri_bundle_summary *summary_out);
 
 #ifdef __cplusplus
 }  // extern "C"
