@@ -106,6 +106,7 @@ public enum DeepLabCutCSV {
           file: file, location: .line(line),
           "'\(indexValue)' gives no frame number; expected a frame index or an image name ending in digits")
       }
+      try FrameNumber.check(frame, file: file, location: .line(line), what: "the frame number")
       if let other = lineOfFrame[frame] {
         throw InputError(file: file, location: .line(line), "frame \(frame) appears twice (also line \(other))")
       }

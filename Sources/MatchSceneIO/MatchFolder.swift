@@ -45,7 +45,9 @@ public struct LoadedMatch: Sendable {
   /// Everything read; detections are kept in full even where cameras' frame ranges differ.
   public var match: Match
   /// Warnings: calibrated cameras without detections, differing frame ranges, unknown `match.toml`
-  /// keys; notes: EasyMocap cameras whose image size came from the principal point.
+  /// keys, pose files skipped (empty, padding, no frame number), keypoints that fit another built-in
+  /// skeleton of the same count better; notes: EasyMocap cameras whose image size came from the
+  /// principal point, Qualisys cameras that are not video cameras, the default sport used.
   public var diagnostics: [Diagnostic]
   /// The match frames every camera with detections covers (nil when none has any, or they do not
   /// overlap). Reconstruction should use these.
@@ -84,15 +86,16 @@ public enum MatchFolder {
     guard fm.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
       throw InputError(file: folder.path, "not a folder; expected a match folder with calibration/, pose/ and/or ball/")
     }
-    if let fps = options.fps, !(fps > 0 && fps.isFinite) {
-      throw InputError(file: folder.path, "the frame rate must be a positive number, got \(fps)")
+    if let fps = options.fps, !MatchConfig.fpsRange.contains(fps) {
+      throw InputError(
+        file: "fps option", "the frame rate must be within \(MatchConfig.shortRange(MatchConfig.fpsRange)) frames per second, got \(fps)")
     }
     var diagnostics: [Diagnostic] = []
 
     let configURL = folder.appendingPathComponent("match.toml")
     var config = MatchConfig()
     if fm.fileExists(atPath: configURL.path) {
-      let doc = try TOMLDocument(contentsOf: configURL)
+      let doc = try MatchConfig.document(contentsOf: configURL)
       config = try MatchConfig.parse(doc)
       for key in MatchConfig.unknownKeys(in: doc) {
         diagnostics.append(Diagnostic(.warning, InputError(
@@ -151,7 +154,9 @@ public enum MatchFolder {
         "camera '\(camera)' is not in the calibration \(calibrationURL.path) (it has: \(calibratedList))")
     }
     let imageSizes = Dictionary(cameras.map { ($0.name, $0.imageSize) }, uniquingKeysWith: { a, _ in a })
-    let people = try PoseFolder.read(poseSources, skeleton: skeleton, imageSizes: imageSizes)
+    let (people, poseDiagnostics) = try PoseFolder.readWithDiagnostics(poseSources, skeleton: skeleton, imageSizes: imageSizes)
+    diagnostics += poseDiagnostics
+    if let misfit = SkeletonFit.diagnostic(chosen: skeleton, people: people, file: poseURL.path) { diagnostics.append(misfit) }
     let balls = hasBall ? try TrackNetCSV.readFiles(ballFolder: ballURL) : [:]
 
     var detections: [String: CameraDetections] = [:]
@@ -186,6 +191,11 @@ public enum MatchFolder {
       }
     }
 
+    if options.sport == nil && config.sport == nil {
+      let file = fm.fileExists(atPath: configURL.path) ? configURL.path : folder.path
+      diagnostics.append(Diagnostic(.note, InputError(
+        file: file, "no sport named (sport = \"…\" in match.toml, or --sport); using the default, \(options.defaultSport)")))
+    }
     let match = Match(
       sport: options.sport ?? config.sport ?? options.defaultSport,
       fps: options.fps ?? config.fps ?? options.defaultFPS, skeleton: skeleton, cameras: cameras,

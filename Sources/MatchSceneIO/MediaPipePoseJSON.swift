@@ -83,6 +83,7 @@ public enum MediaPipePoseJSON {
         throw InputError(file: file, location: .key("[\(i)].frame"), "frame \(frame.frame) appears twice (also [\(other)])")
       }
       indexOfFrame[frame.frame] = i
+      try FrameNumber.check(frame.frame, file: file, location: .key("[\(i)].frame"), what: "frame")
       var people: [PersonDetection2D] = []
       for (p, landmarks) in frame.pose_landmarks.enumerated() {
         guard landmarks.count == landmarkCount else {
