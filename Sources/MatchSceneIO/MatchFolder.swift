@@ -120,11 +120,6 @@ public enum MatchFolder {
     let calibration = try readCalibration(options.calibration ?? findCalibration(in: folder.appendingPathComponent("calibration")))
     let cameras = calibration.cameras, calibrationURL = calibration.file
     diagnostics += calibration.diagnostics
-    let calibrated = Set(cameras.map(\.name))
-    let calibratedList = cameras.map(\.name).joined(separator: ", ")
-    func notCalibrated(_ camera: String, _ where_: URL) -> InputError {
-      InputError(file: where_.path, "camera '\(camera)' is not in the calibration \(calibrationURL.path) (it has: \(calibratedList))")
-    }
 
     let poseURL = options.pose ?? folder.appendingPathComponent("pose")
     let ballURL = options.ball ?? folder.appendingPathComponent("ball")
@@ -136,28 +131,41 @@ public enum MatchFolder {
       throw InputError(file: folder.path, "no detections: neither \(poseURL.path) nor \(ballURL.path) exists")
     }
     // Camera names and formats are checked before the (long) reading of every file.
-    let poseSources = hasPose ? try PoseFolder.sources(in: poseURL) : []
-    for source in poseSources where !calibrated.contains(source.camera) {
-      throw notCalibrated(source.camera, source.url)
+    var names = CameraNames(calibrated: cameras.map(\.name), calibrationFile: calibrationURL)
+    var poseSources: [PoseFolder.Source] = []
+    for var source in hasPose ? try PoseFolder.sources(in: poseURL) : [] {
+      source.camera = try names.resolve(source.camera, in: source.url.path)
+      if let other = poseSources.first(where: { $0.camera == source.camera }) {
+        throw InputError(file: source.url.path, "detections of calibrated camera '\(source.camera)' here and in \(other.url.path); keep one")
+      }
+      poseSources.append(source)
     }
     if let mediaPipe = poseSources.first(where: { $0.format == .mediaPipe }) {
       try MediaPipePoseJSON.checkSkeleton(skeleton, file: mediaPipe.url.path)
     }
+    var ballCamera: [String: String] = [:]  // file's camera name → calibrated name
     if hasBall {
-      for (camera, url) in try TrackNetCSV.cameraFiles(in: ballURL) where !calibrated.contains(camera) {
-        throw notCalibrated(camera, url)
+      for (camera, url) in try TrackNetCSV.cameraFiles(in: ballURL) {
+        let name = try names.resolve(camera, in: url.path)
+        if let other = ballCamera.first(where: { $0.value == name }) {
+          throw InputError(file: url.path, "ball detections of calibrated camera '\(name)' here and in \(other.key).csv; keep one")
+        }
+        ballCamera[camera] = name
       }
     }
-    for camera in config.frameOffsets.keys.sorted() where !calibrated.contains(camera) {
-      throw InputError(
-        file: configURL.path, location: .key("frame_offsets.\(camera)"),
-        "camera '\(camera)' is not in the calibration \(calibrationURL.path) (it has: \(calibratedList))")
+    var frameOffsets: [String: Int] = [:]
+    for (camera, offset) in config.frameOffsets.sorted(by: { $0.key < $1.key }) {
+      frameOffsets[try names.resolve(camera, in: configURL.path, location: .key("frame_offsets.\(camera)"))] = offset
     }
+    config.frameOffsets = frameOffsets
+    diagnostics += names.diagnostics
     let imageSizes = Dictionary(cameras.map { ($0.name, $0.imageSize) }, uniquingKeysWith: { a, _ in a })
     let (people, poseDiagnostics) = try PoseFolder.readWithDiagnostics(poseSources, skeleton: skeleton, imageSizes: imageSizes)
     diagnostics += poseDiagnostics
     if let misfit = SkeletonFit.diagnostic(chosen: skeleton, people: people, file: poseURL.path) { diagnostics.append(misfit) }
-    let balls = hasBall ? try TrackNetCSV.readFiles(ballFolder: ballURL) : [:]
+    let balls = Dictionary(
+      (hasBall ? try TrackNetCSV.readFiles(ballFolder: ballURL) : [:]).map { (ballCamera[$0.key] ?? $0.key, $0.value) },
+      uniquingKeysWith: { a, _ in a })
 
     var detections: [String: CameraDetections] = [:]
     var cameraFrames: [String: ClosedRange<Int>] = [:]
