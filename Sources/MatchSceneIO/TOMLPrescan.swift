@@ -5,11 +5,13 @@ import MatchSceneCore
 ///
 /// toml++ 3.4 (under TOMLKit) checks the first character of a table header's key with an
 /// assertion, not an error, and SwiftPM builds C++ without `NDEBUG` even in release, so `[[[`,
-/// `[.a]`, `[#]` or `[` followed by a line break abort the process (exit 134). Very long dotted
+/// `[.a]`, `[#]` or `[` followed by a line break abort the process (exit 134), as does `[}` (found
+/// by fuzzing the readers with seeded mutations of calibration and match files). Very long dotted
 /// keys (`a.a.a…`, tens of thousands of segments) overflow the stack while the nested tables are
 /// built. Remove this pass when TOMLKit's parser reports these as parse errors (toml++
-/// `parse_table_header` checking `is_bare_key_character` before `parse_key`) and converts tables
-/// without recursion.
+/// `parse_table_header` checking `is_bare_key_character` before `parse_key`), and likewise an array
+/// element starting with `}` (`[}`, `parse_value`'s `!is_value_terminator` assertion), and converts
+/// tables without recursion.
 ///
 /// The pass follows just enough of TOML 1.0 to know where table headers and keys start: strings
 /// (basic, literal and their multi-line forms), comments, and the arrays and inline tables of
@@ -79,6 +81,10 @@ enum TOMLPrescan {
           expectKey = true
           i += 1
         case UInt8(ascii: "]"), UInt8(ascii: "}"):
+          if c == UInt8(ascii: "}") && brackets.last == UInt8(ascii: "[") {
+            // toml++ asserts that an array element does not start with a value terminator.
+            throw fail(i, "'}' inside an array [...]: expected a value, ',' or ']'")
+          }
           _ = brackets.popLast()
           expectKey = false
           i += 1

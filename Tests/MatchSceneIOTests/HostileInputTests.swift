@@ -12,7 +12,10 @@ import XCTest
 /// the file, the key or line, and the range accepted.
 final class HostileInputTests: XCTestCase {
   func testTOMLThatAbortedTheParserIsAnError() {
-    for text in ["[[[", "[[[a]]]", "[.a]", "[#]", "[=]", "[\t.a]", "[[ .a]]", "[\n", "[é]", "x = 1\n[[[[[[[\n", "a = [1]\n[[[a]]]"] {
+    for text in [
+      "[[[", "[[[a]]]", "[.a]", "[#]", "[=]", "[\t.a]", "[[ .a]]", "[\n", "[é]", "x = 1\n[[[[[[[\n", "a = [1]\n[[[a]]]",
+      "a = [}0]", "a = [[1], [}]]", "a = [1,\n}]", "t = { a = [ } ] }",
+    ] {
       assertInputError(try TOMLDocument(text: text, file: "match.toml"), contains: ["match.toml:", "not valid TOML"])
     }
     assertInputError(try TOMLDocument(text: "\n[[[", file: "m.toml"), contains: ["m.toml:2:3: not valid TOML: a table header", "got '['"])
