@@ -113,6 +113,11 @@ public enum COCOKeypointsJSON {
         if v <= 0 {
           keypoints.append(.missing)
         } else {
+          guard CameraRanges.isPixel(x), CameraRanges.isPixel(y) else {
+            throw InputError(
+              file: file, location: .key("[\(i)].keypoints[\(3 * j)]"),
+              "keypoint \(j) lies at (\(x), \(y)), outside the accepted \(CameraRanges.pixelRange)")
+          }
           keypoints.append(Keypoint2D(x: x, y: y, confidence: v <= 1 ? v : score))
         }
       }

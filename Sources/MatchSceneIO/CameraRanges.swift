@@ -15,6 +15,14 @@ enum CameraRanges {
   /// The norm of a Rodrigues vector, radians (a rotation needs at most π; writers stay below 2π).
   static let maxRotationAngle = 100.0
 
+  /// |x|, |y| of a detection in pixels (a camera of a million pixels across is far off).
+  static let maxPixel = 1e6
+  /// `±1000000 px`, for messages.
+  static let pixelRange = "±1000000 px"
+
+  /// Whether `x` is a usable pixel coordinate (within ±`maxPixel`; NaN is not).
+  static func isPixel(_ x: Double) -> Bool { abs(x) <= maxPixel }
+
   /// The part of a calibration a range error is about; each reader maps it to its key.
   enum Part { case intrinsics, distortion, rotation, translation }
 

@@ -130,6 +130,9 @@ public enum DeepLabCutCSV {
             keypoints.append(.missing)
             continue
           }
+          guard CameraRanges.isPixel(x), CameraRanges.isPixel(y) else {
+            throw InputError(file: file, location: .line(line), "x, y = \(x), \(y) lie outside the accepted \(CameraRanges.pixelRange)")
+          }
           let likelihood = try cell(columns.likelihood) ?? 1
           keypoints.append(likelihood.isNaN ? .missing : Keypoint2D(x: x, y: y, confidence: likelihood))
         }

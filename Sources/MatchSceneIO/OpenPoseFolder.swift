@@ -201,6 +201,11 @@ public enum OpenPoseFolder {
         guard x.isFinite, y.isFinite, c.isFinite else {
           throw InputError(file: file, location: .key("\(key)[\(3 * j)]"), "keypoint \(j) of person \(p) is not finite")
         }
+        guard CameraRanges.isPixel(x), CameraRanges.isPixel(y) else {
+          throw InputError(
+            file: file, location: .key("\(key)[\(3 * j)]"),
+            "keypoint \(j) of person \(p) lies at (\(x), \(y)), outside the accepted \(CameraRanges.pixelRange)")
+        }
         keypoints.append(Keypoint2D(x: x, y: y, confidence: c))
       }
       out.append(PersonDetection2D(keypoints: keypoints))

@@ -101,6 +101,9 @@ public enum TrackNetCSV {
           file: file, location: .line(line),
           "X, Y '\(csv.string(f[c.x]))', '\(csv.string(f[c.y]))' are not finite numbers; expected pixel coordinates")
       }
+      guard CameraRanges.isPixel(x), CameraRanges.isPixel(y) else {
+        throw InputError(file: file, location: .line(line), "X, Y = \(x), \(y) lie outside the accepted \(CameraRanges.pixelRange)")
+      }
       var confidence = 1.0
       if let i = c.confidence, i < f.count, !f[i].isEmpty {
         guard let value = csv.double(f[i]), value.isFinite else {

@@ -93,6 +93,17 @@ final class HostileInputTests: XCTestCase {
                      contains: ["cam01.csv:3: Frame is 100000001, outside the accepted"])
   }
 
+  func testKeypointsFarOutsideAnyImage() {
+    let far = openPoseFrame.replacingOccurrences(of: "958.2,412.7,0.93", with: "1e308,412.7,0.93")
+    assertInputError(try OpenPoseFolder.parse(Data(far.utf8), file: "f.json", keypointCount: 17),
+                     contains: ["f.json: [people[0].pose_keypoints_2d[0]]: keypoint 0 of person 0 lies at (1e+308, 412.7), outside the accepted ±1000000 px"])
+    let coco = "[{\"image_id\": 0, \"keypoints\": [1e300, 5, 1" + String(repeating: ", 1", count: 48) + "]}]"
+    assertInputError(try COCOKeypointsJSON.parse(Data(coco.utf8), file: "c.json", keypointCount: 17),
+                     contains: ["c.json: [[0].keypoints[0]]: keypoint 0 lies at (1e+300, 5.0)"])
+    assertInputError(try TrackNetCSV.parse("Frame,Visibility,X,Y\n0,1,5,-2e6\n", file: "b.csv"),
+                     contains: ["b.csv:2: X, Y = 5.0, -2000000.0 lie outside the accepted ±1000000 px"])
+  }
+
   func testACOCOCategoryTooBigForAnInteger() {
     let entry = "[{\"image_id\": 0, \"category_id\": 1e30, \"keypoints\": [" + Array(repeating: "1", count: 51).joined(separator: ",") + "]}]"
     assertInputError(try COCOKeypointsJSON.parse(Data(entry.utf8), file: "cam01.json", keypointCount: 17),
