@@ -2,12 +2,12 @@ import Foundation
 import MatchSceneCore
 
 /// Where to find and how to override the parts of a match folder. The defaults read
-/// `<match>/calibration/` (`*.toml`, or `intri.yml` + `extri.yml`), `<match>/pose`, `<match>/ball`
-/// and `<match>/match.toml`.
+/// `<match>/calibration/` (`*.toml`, or `intri.yml` + `extri.yml`, or `*.qca.txt`), `<match>/pose`,
+/// `<match>/ball` and `<match>/match.toml`.
 public struct MatchFolderOptions: Sendable {
   /// A calibration instead of `<match>/calibration/`: a Pose2Sim / anipose `.toml` file, an EasyMocap
-  /// `intri.yml` (its `extri.yml` beside it; naming the `extri.yml` works too), or a folder holding
-  /// either (see `MatchFolder.findCalibration(in:)`).
+  /// `intri.yml` (its `extri.yml` beside it; naming the `extri.yml` works too), a Qualisys `.qca.txt`,
+  /// or a folder holding one (see `MatchFolder.findCalibration(in:)`).
   public var calibration: URL?
   /// A pose folder instead of `<match>/pose`; it must exist.
   public var pose: URL?
@@ -62,6 +62,7 @@ public struct LoadedMatch: Sendable {
 /// ```
 /// <match>/calibration/calibration.toml   Pose2Sim / anipose calibration (the only .toml there, or this name)
 ///            or intri.yml + extri.yml    EasyMocap / OpenCV FileStorage YAML (when there is no .toml)
+///            or <name>.qca.txt           Qualisys calibration (when there is neither)
 /// <match>/pose/<camera>_json/*.json      OpenPose JSON, one file per frame
 ///        or <camera>.json                COCO keypoint results, one file per camera
 ///        or <camera>.mediapipe.json      MediaPipe pose landmarks (skeleton blazepose33)
@@ -75,7 +76,9 @@ public struct LoadedMatch: Sendable {
 public enum MatchFolder {
   /// Reads a match. Settings come from the options, then `match.toml`, then the options' defaults.
   ///
-  /// Checks: every camera in `pose/`, `ball/` and `[frame_offsets]` must be calibrated; at least one
+  /// Checks: every camera in `pose/`, `ball/` and `[frame_offsets]` must be calibrated (a name
+  /// differing only in case, punctuation or leading zeros is matched with a note, see
+  /// `CameraNames`); at least one
   /// of `pose/` and `ball/` must exist; a camera has one pose format; MediaPipe needs the
   /// `blazepose33` skeleton. A calibrated camera without detections, cameras covering different
   /// frame ranges and unknown `match.toml` keys are warnings.

@@ -24,6 +24,7 @@ enum TOMLPrescan {
   ///   with a key character, or of a key with more than `maxKeySegments` segments.
   static func check(_ text: String, file: String) throws {
     var scanner = Scanner(bytes: Array(text.utf8), file: file)
+    if scanner.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.i = 3 }  // a byte order mark, which toml++ skips
     try scanner.run()
   }
 

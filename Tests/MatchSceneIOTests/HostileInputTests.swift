@@ -14,7 +14,7 @@ final class HostileInputTests: XCTestCase {
   func testTOMLThatAbortedTheParserIsAnError() {
     for text in [
       "[[[", "[[[a]]]", "[.a]", "[#]", "[=]", "[\t.a]", "[[ .a]]", "[\n", "[é]", "x = 1\n[[[[[[[\n", "a = [1]\n[[[a]]]",
-      "a = [}0]", "a = [[1], [}]]", "a = [1,\n}]", "t = { a = [ } ] }",
+      "a = [}0]", "a = [[1], [}]]", "a = [1,\n}]", "t = { a = [ } ] }", "\u{FEFF}[[[",
     ] {
       assertInputError(try TOMLDocument(text: text, file: "match.toml"), contains: ["match.toml:", "not valid TOML"])
     }
