@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// The built `matchscene` on the inputs of issues 11 §8 and 16 §3: TOML that aborted the process,
-/// an unknown sport, a match folder in Pose2Sim's demo layout with a Qualisys calibration.
+/// an unknown sport, the default sport, a match folder in Pose2Sim's demo layout with a Qualisys calibration.
 final class InputReadersCLITests: XCTestCase {
   /// A match folder with one calibrated camera and one OpenPose frame.
   func tinyMatch() throws -> URL {
@@ -68,6 +68,32 @@ final class InputReadersCLITests: XCTestCase {
     XCTAssertNotEqual(result.status, 0)
     XCTAssertTrue(result.stderr.contains("unknown sport 'curling'") && result.stderr.contains("table-tennis"), result.stderr)
     XCTAssertFalse(result.stderr.contains(".build") || result.stderr.contains("sports/curling.toml"), result.stderr)
+  }
+
+  /// Pose2Sim's demo layout: a Qualisys calibration whose serials are `cam_01`, pose folders
+  /// `cam01_json/cam01.0000.json …` and a padding file `del_000000_0.json` repeating frame 0.
+  func testADemoLayoutWithAQualisysCalibrationReads() throws {
+    let folder = try makeTemporaryFolder()
+    try Data("""
+      <?xml version='1.0' encoding='ASCII'?>
+      <calibration><cameras>
+        <camera active="1" model="none" serial="cam_01">
+          <fov_video bottom="1079" left="0" right="1919" top="0"/>
+          <transform x="0" y="-4000" z="1500" r11="1" r12="0" r13="0" r21="0" r22="0" r23="1" r31="0" r32="-1" r33="0"/>
+          <intrinsic focalLengthU="89600" focalLengthV="89600" centerPointU="61408" centerPointV="34528"
+                     radialDistortion1="0" radialDistortion2="0" tangentalDistortion1="0" tangentalDistortion2="0"/>
+        </camera>
+      </cameras></calibration>
+      """.utf8).write(to: try create(folder.appendingPathComponent("calibration/Calib.qca.txt")))
+    let pose = folder.appendingPathComponent("pose/cam01_json")
+    for frame in 0..<3 {
+      try Data("{\"version\":1.3,\"people\":[]}".utf8).write(to: try create(pose.appendingPathComponent("cam01.000\(frame).json")))
+    }
+    try Data("{\"version\":1.3,\"people\":[]}".utf8).write(to: pose.appendingPathComponent("del_000000_0.json"))
+    let result = try runMatchScene(["reconstruct", folder.path, "-o", folder.appendingPathComponent("out").path, "--no-analysis"])
+    XCTAssertTrue(result.stderr.contains("camera 'cam01' taken as the calibration's 'cam_01'"), result.stderr)
+    XCTAssertTrue(result.stderr.contains("del_000000_0.json: holds no people and repeats frame 0"), result.stderr)
+    XCTAssertFalse(result.stderr.contains("appears twice") || result.stderr.contains("is not in the calibration"), result.stderr)
   }
 
   func testTheDefaultSportIsANote() throws {
