@@ -77,6 +77,9 @@ public enum OpenPoseFolder {
       for name in try FolderListing.entries(of: folder, what: "the camera folder") where name.lowercased().hasSuffix(".json") {
         let file = folder.appendingPathComponent(name)
         guard let frame = frameNumber(of: name) else {
+          if let digits = frameDigits(of: name), digits.count > 18 {
+            throw InputError(file: file.path, "the frame number in the file name is \(digits), outside the accepted −\(FrameNumber.limit)…\(FrameNumber.limit)")
+          }
           diagnostics.append(Diagnostic(.warning, InputError(
             file: file.path, "no frame number in the file name (expected <anything>_<frame>_keypoints.json); skipped")))
           continue
@@ -119,11 +122,8 @@ public enum OpenPoseFolder {
   /// `cam01_000000000123_keypoints.json` → 123; `cam01_-000000000005_keypoints.json` → −5. Nil when
   /// there are no digits there or they are glued to a name (`cam01_keypoints.json`).
   public static func frameNumber(of fileName: String) -> Int? {
-    var stem = Substring(fileName)
-    if stem.lowercased().hasSuffix(".json") { stem = stem.dropLast(5) }
-    if stem.hasSuffix("_keypoints") { stem = stem.dropLast(10) }
-    let digits = String(stem.reversed().prefix { $0.isASCII && $0.isNumber }.reversed())
-    guard !digits.isEmpty, digits.count <= 18, let value = Int(digits) else { return nil }
+    let stem = self.stem(of: fileName)
+    guard let digits = frameDigits(of: fileName), digits.count <= 18, let value = Int(digits) else { return nil }
     // A negative frame (written by `write` for cameras whose offset puts them before match frame 0)
     // is `_-000000000005`: a minus right after the separator.
     let before = stem.dropLast(digits.count)
@@ -131,6 +131,20 @@ public enum OpenPoseFolder {
     // The number must stand alone: `cam01_keypoints.json` carries no frame (its `1` is the camera's).
     if let last = before.last, last.isLetter || last.isNumber { return nil }
     return value
+  }
+
+  /// The run of digits right before `_keypoints.json` or `.json`, or nil when there is none.
+  static func frameDigits(of fileName: String) -> String? {
+    let digits = String(stem(of: fileName).reversed().prefix { $0.isASCII && $0.isNumber }.reversed())
+    return digits.isEmpty ? nil : digits
+  }
+
+  /// A file name without `.json` and `_keypoints`.
+  static func stem(of fileName: String) -> Substring {
+    var stem = Substring(fileName)
+    if stem.lowercased().hasSuffix(".json") { stem = stem.dropLast(5) }
+    if stem.hasSuffix("_keypoints") { stem = stem.dropLast(10) }
+    return stem
   }
 
   /// Reads and parses one OpenPose JSON file (see `parse(_:file:keypointCount:)`).

@@ -86,6 +86,10 @@ final class HostileInputTests: XCTestCase {
     assertInputError(
       try OpenPoseFolder.read(poseFolder: folder, skeleton: .coco17),
       contains: ["cam01_1000000000000_keypoints.json: the frame number in the file name is 1000000000000, outside the accepted −100000000…100000000"])
+    try FileManager.default.removeItem(at: folder.appendingPathComponent("cam01_json/cam01_1000000000000_keypoints.json"))
+    try writeText(openPoseFrame, to: folder.appendingPathComponent("cam01_json/cam01_100000000000000000000_keypoints.json"))
+    assertInputError(try OpenPoseFolder.read(poseFolder: folder, skeleton: .coco17),
+                     contains: ["the frame number in the file name is 100000000000000000000, outside the accepted"])
     let coco = "[{\"image_id\": 1000000000000, \"keypoints\": [" + Array(repeating: "1", count: 51).joined(separator: ",") + "]}]"
     assertInputError(try COCOKeypointsJSON.parse(Data(coco.utf8), file: "cam01.json", keypointCount: 17),
                      contains: ["cam01.json: [[0].image_id]: the frame (image_id) is 1000000000000, outside"])
