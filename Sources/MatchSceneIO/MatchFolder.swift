@@ -158,7 +158,12 @@ public enum MatchFolder {
     }
     var frameOffsets: [String: Int] = [:]
     for (camera, offset) in config.frameOffsets.sorted(by: { $0.key < $1.key }) {
-      frameOffsets[try names.resolve(camera, in: configURL.path, location: .key("frame_offsets.\(camera)"))] = offset
+      let location = InputError.Location.key("frame_offsets.\(camera)")
+      let name = try names.resolve(camera, in: configURL.path, location: location)
+      if frameOffsets[name] != nil {
+        throw InputError(file: configURL.path, location: location, "a second offset for calibrated camera '\(name)'; keep one")
+      }
+      frameOffsets[name] = offset
     }
     config.frameOffsets = frameOffsets
     diagnostics += names.diagnostics

@@ -71,6 +71,23 @@ final class PoseFolderWarningTests: XCTestCase {
     XCTAssertFalse(try MatchFolder.load(folder, options: MatchFolderOptions(pose: pose)).diagnostics.contains { "\($0)".contains("no sport") })
   }
 
+  func testLooseCameraNamesAreNeverAmbiguous() throws {
+    let folder = try makeTemporaryFolder()
+    let calibration = pose2simCalibration
+      .replacingOccurrences(of: "[cam03]\nname = \"cam03\"", with: "[cam_03]\nname = \"cam_03\"")
+      .replacingOccurrences(of: "[cam02]\nname = \"cam02\"", with: "[cam-3]\nname = \"cam-3\"")
+    try writeText(calibration, to: folder.appendingPathComponent("calibration/calibration.toml"))
+    try writeText(openPoseFrame, to: folder.appendingPathComponent("pose/CAM3_json/CAM3_000000000000_keypoints.json"))
+    assertInputError(try MatchFolder.load(folder), contains: ["camera 'CAM3' is not in the calibration", "it matches cam-3 and cam_03", "neither is picked"])
+
+    try FileManager.default.removeItem(at: folder.appendingPathComponent("pose"))
+    try writeText(openPoseFrame, to: folder.appendingPathComponent("pose/cam01_json/cam01_000000000000_keypoints.json"))
+    try writeText("[frame_offsets]\nCam_01 = 2\n", to: folder.appendingPathComponent("match.toml"))
+    XCTAssertEqual(try MatchFolder.load(folder).match.frameOffsets, ["cam01": 2])
+    try writeText("[frame_offsets]\nCam_01 = 2\ncam01 = 3\n", to: folder.appendingPathComponent("match.toml"))
+    assertInputError(try MatchFolder.load(folder), contains: ["[frame_offsets.cam01]: a second offset for calibrated camera 'cam01'"])
+  }
+
   func testASkeletonNameBesideASkeletonTableGetsAHint() {
     let text = "skeleton = \"body25b\"\n\n[skeleton]\nname = \"mine\"\nkeypoints = [\"a\", \"b\"]\nbones = [[\"a\", \"b\"]]\n"
     assertInputError(
