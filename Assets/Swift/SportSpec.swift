@@ -146,15 +146,16 @@ public struct SportSpec: Sendable, Equatable {
   }
 
   /// The built-in sport `id` from the package's `Assets/sports/`.
-  /// - Throws: `InputError` listing the sports available when `id` is unknown.
+  /// - Throws: `InputError` listing the sports available when `id` is unknown. The error names the
+  ///   setting (`sport`), not the asset path it was looked for at, which is the build's and means
+  ///   nothing to the user; an id with a path in it is unknown too.
   public static func builtIn(_ id: String) throws -> SportSpec {
-    let url = AssetCatalog.sportsFolder.appendingPathComponent("\(id).toml")
-    guard FileManager.default.fileExists(atPath: url.path) else {
+    let available = AssetCatalog.sports
+    guard available.contains(id) else {
       throw InputError(
-        file: url.path,
-        "unknown sport '\(id)'; available: \(AssetCatalog.sports.joined(separator: ", "))")
+        file: "sport", "unknown sport '\(id)' (from --sport or match.toml's sport); available: \(available.joined(separator: ", "))")
     }
-    return try SportSpec(contentsOf: url)
+    return try SportSpec(contentsOf: AssetCatalog.sportsFolder.appendingPathComponent("\(id).toml"))
   }
 }
 

@@ -22,7 +22,7 @@ import MatchSceneCore
 ///   Rule: v ≤ 0 → the keypoint is missing; 0 < v ≤ 1 → confidence v; v > 1 → confidence is the
 ///   entry's `score` clamped to [0, 1] (1 when there is no `score`).
 /// - `category_id` is optional; entries with a `category_id` other than 1 (COCO's `person`) are
-///   not people and are skipped. Other keys (`bbox`, `id`, `area`) are ignored.
+///   not people and are skipped. It must be a whole number within 0…2³¹−1. Other keys (`bbox`, `id`, `area`) are ignored.
 public enum COCOKeypointsJSON {
   /// Reads one camera's file: frame → people (see the type's contract).
   /// - Parameter skeleton: every entry must have `skeleton.count` keypoints.
@@ -33,10 +33,14 @@ public enum COCOKeypointsJSON {
     return try parse(data, file: url.path, keypointCount: skeleton.count)
   }
 
+  /// The largest `category_id` accepted (COCO's ids are below 100; 32-bit ids in other datasets).
+  static let maxCategory = Double(Int32.max)
+
   /// One entry of the results list; only what MatchScene uses.
   struct Entry: Decodable {
     var image_id: ImageID
-    var category_id: Int?
+    /// A number rather than an `Int`, so that a huge value is a located error, not a decoding failure.
+    var category_id: Double?
     var keypoints: [Double]
     var score: Double?
   }
@@ -84,12 +88,22 @@ public enum COCOKeypointsJSON {
       }
     }
     var out: [Int: [PersonDetection2D]] = [:]
-    for (i, entry) in entries.enumerated() where (entry.category_id ?? 1) == 1 {
+    for (i, entry) in entries.enumerated() {
+      if let category = entry.category_id {
+        guard category == category.rounded(), (0...maxCategory).contains(category) else {
+          throw InputError(
+            file: file, location: .key("[\(i)].category_id"),
+            "expected a whole number within 0…\(Int(maxCategory)) (1 for person), got \(category)")
+        }
+        if category != 1 { continue }
+      }
+      try FrameNumber.check(entry.image_id.frame, file: file, location: .key("[\(i)].image_id"), what: "the frame (image_id)")
       let raw = entry.keypoints
       guard raw.count == 3 * keypointCount else {
         throw InputError(
           file: file, location: .key("[\(i)].keypoints"),
-          "has \(raw.count) numbers; expected \(3 * keypointCount) (\(keypointCount) keypoints × x, y, v)")
+          "has \(raw.count) numbers; expected \(3 * keypointCount) (\(keypointCount) keypoints × x, y, v)"
+            + Skeleton.keypointCountHint(numbers: raw.count, perKeypoint: 3))
       }
       let score = min(1, max(0, entry.score ?? 1))
       var keypoints: [Keypoint2D] = []
@@ -99,6 +113,11 @@ public enum COCOKeypointsJSON {
         if v <= 0 {
           keypoints.append(.missing)
         } else {
+          guard CameraRanges.isPixel(x), CameraRanges.isPixel(y) else {
+            throw InputError(
+              file: file, location: .key("[\(i)].keypoints[\(3 * j)]"),
+              "keypoint \(j) lies at (\(x), \(y)), outside the accepted \(CameraRanges.pixelRange)")
+          }
           keypoints.append(Keypoint2D(x: x, y: y, confidence: v <= 1 ? v : score))
         }
       }

@@ -68,9 +68,6 @@ public enum CalibrationTOML {
       throw t.fail("size", "expected [width, height] as positive whole pixels, got \(size)")
     }
     let k = try t.required("matrix") { try t.matrix($0, rows: 3, columns: 3) }
-    guard k[0] > 0, k[4] > 0 else {
-      throw t.fail("matrix", "focal lengths K[0][0] = \(k[0]) and K[1][1] = \(k[4]) must be positive")
-    }
     guard k[3] == 0, k[6] == 0, k[7] == 0, abs(k[8] - 1) < 1e-9 else {
       throw t.fail("matrix", "expected an intrinsic matrix [[fx, s, cx], [0, fy, cy], [0, 0, 1]]")
     }
@@ -78,11 +75,23 @@ public enum CalibrationTOML {
     let distortion = try t.required("distortions") { try t.numbers($0, count: fisheye ? [4] : [4, 5]) }
     let rotation = try self.rotation(t)
     let translation = try t.required("translation") { try t.numbers($0, count: [3]) }
-    return Camera(
+    let camera = Camera(
       name: name, imageSize: ImageSize(width: Int(size[0]), height: Int(size[1])),
       fx: k[0], fy: k[4], cx: k[2], cy: k[5], skew: k[1], lensModel: fisheye ? .fisheye : .pinhole,
       distortion: distortion,
       camFromWorld: RigidTransform(rotation: rotation, translation: SIMD3(translation[0], translation[1], translation[2])))
+    try CameraRanges.check(camera) { part, message in t.fail(key(part), message) }
+    return camera
+  }
+
+  /// The key of a camera table holding `part`.
+  static func key(_ part: CameraRanges.Part) -> String {
+    switch part {
+    case .intrinsics: "matrix"
+    case .distortion: "distortions"
+    case .rotation: "rotation"
+    case .translation: "translation"
+    }
   }
 
   /// The `rotation` key: a Rodrigues vector (OpenCV `cv::Rodrigues`), or a 3×3 matrix that must be a
@@ -94,7 +103,9 @@ public enum CalibrationTOML {
     let isMatrix = value.array?.first?.array != nil
     if !isMatrix {
       let r = try t.numbers("rotation", count: [3])!
-      return Matrix3.rodrigues(SIMD3(r[0], r[1], r[2]))
+      let vector = SIMD3(r[0], r[1], r[2])
+      try CameraRanges.checkRodrigues(vector) { part, message in t.fail(key(part), message) }
+      return Matrix3.rodrigues(vector)
     }
     let rotation = Matrix3(rowMajor: try t.matrix("rotation", rows: 3, columns: 3)!)
     if let problem = rotationProblem(rotation, tolerance: 1e-6) { throw t.fail("rotation", problem) }

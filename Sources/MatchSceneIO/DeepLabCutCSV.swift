@@ -106,6 +106,7 @@ public enum DeepLabCutCSV {
           file: file, location: .line(line),
           "'\(indexValue)' gives no frame number; expected a frame index or an image name ending in digits")
       }
+      try FrameNumber.check(frame, file: file, location: .line(line), what: "the frame number")
       if let other = lineOfFrame[frame] {
         throw InputError(file: file, location: .line(line), "frame \(frame) appears twice (also line \(other))")
       }
@@ -128,6 +129,9 @@ public enum DeepLabCutCSV {
           guard let x = try cell(columns.x), let y = try cell(columns.y), !x.isNaN, !y.isNaN else {
             keypoints.append(.missing)
             continue
+          }
+          guard CameraRanges.isPixel(x), CameraRanges.isPixel(y) else {
+            throw InputError(file: file, location: .line(line), "x, y = \(x), \(y) lie outside the accepted \(CameraRanges.pixelRange)")
           }
           let likelihood = try cell(columns.likelihood) ?? 1
           keypoints.append(likelihood.isNaN ? .missing : Keypoint2D(x: x, y: y, confidence: likelihood))

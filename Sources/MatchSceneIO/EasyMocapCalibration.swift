@@ -102,9 +102,6 @@ public enum EasyMocapCalibration {
   static func camera(_ name: String, intri: OpenCVYAML, extri: OpenCVYAML) throws -> (Camera, Bool) {
     let kKey = "K_\(name)"
     guard let k = try matrix(intri, kKey, shapes: [(3, 3)]) else { throw missing(intri, kKey, "a 3×3 intrinsic matrix") }
-    guard k[0] > 0, k[4] > 0 else {
-      throw InputError(file: intri.file, location: .key(kKey), "focal lengths K[0][0] = \(k[0]) and K[1][1] = \(k[4]) must be positive")
-    }
     guard k[3] == 0, k[6] == 0, k[7] == 0, abs(k[8] - 1) < 1e-9 else {
       throw InputError(file: intri.file, location: .key(kKey), "expected an intrinsic matrix [[fx, s, cx], [0, fy, cy], [0, 0, 1]]")
     }
@@ -119,13 +116,13 @@ public enum EasyMocapCalibration {
     switch (width, height) {
     case (let w?, let h?): size = ImageSize(width: w, height: h)
     case (nil, nil):
-      let w = Int((2 * k[2]).rounded()), h = Int((2 * k[5]).rounded())
-      guard w >= 1, h >= 1 else {
+      let sizes = 1..<1e6
+      guard sizes.contains((2 * k[2]).rounded()), sizes.contains((2 * k[5]).rounded()) else {
         throw InputError(
           file: intri.file, location: .key(kKey),
           "no H_\(name) / W_\(name) and the principal point (\(k[2]), \(k[5])) cannot give the image size; add them")
       }
-      size = ImageSize(width: w, height: h)
+      size = ImageSize(width: Int((2 * k[2]).rounded()), height: Int((2 * k[5]).rounded()))
     default:
       let absent = width == nil ? "W_\(name)" : "H_\(name)"
       throw missing(intri, absent, "the image \(width == nil ? "width" : "height") in pixels, as its partner is given")
@@ -139,6 +136,13 @@ public enum EasyMocapCalibration {
     let camera = Camera(
       name: name, imageSize: size, fx: k[0], fy: k[4], cx: k[2], cy: k[5], skew: k[1], lensModel: .pinhole,
       distortion: distortion, camFromWorld: RigidTransform(rotation: rotation, translation: SIMD3(t[0], t[1], t[2])))
+    try CameraRanges.check(camera) { part, message in
+      switch part {
+      case .intrinsics: InputError(file: intri.file, location: .key(kKey), message)
+      case .distortion: InputError(file: intri.file, location: .key(distKey), message)
+      case .rotation, .translation: InputError(file: extri.file, location: .key(part == .rotation ? "R_\(name)" : tKey), message)
+      }
+    }
     return (camera, fromCentre)
   }
 
@@ -147,7 +151,9 @@ public enum EasyMocapCalibration {
     let rKey = "R_\(name)", rotKey = "Rot_\(name)"
     let matrix = try self.matrix(extri, rotKey, shapes: [(3, 3)]).map(Matrix3.init(rowMajor:))
     if let r = try self.matrix(extri, rKey, shapes: [(3, 1), (1, 3)]) {
-      let rotation = Matrix3.rodrigues(SIMD3(r[0], r[1], r[2]))
+      let vector = SIMD3(r[0], r[1], r[2])
+      try CameraRanges.checkRodrigues(vector) { _, message in InputError(file: extri.file, location: .key(rKey), message) }
+      let rotation = Matrix3.rodrigues(vector)
       if let matrix {
         let difference = zip(matrix.m, rotation.m).map { abs($0 - $1) }.max()!
         if difference > 1e-4 {

@@ -1,6 +1,20 @@
+import MatchSceneCore
+
 /// Frame numbers carried in image names, as pose files that index frames by image write them
 /// (COCO results with a file name as `image_id`, DeepLabCut's `labeled-data/…/img0042.png`).
 enum FrameNumber {
+  /// The largest frame number magnitude any reader accepts: 10^8 frames, 19 days at 60 fps.
+  /// (Negative frames down to −10^8 are accepted too: `MatchFolder.write` gives cameras whose
+  /// offset puts them before match frame 0 negative file numbers.)
+  static let limit = 100_000_000
+
+  /// - Throws: `InputError` when `frame` is beyond ±`limit`; `what` names the value (`image_id`).
+  static func check(_ frame: Int, file: String, location: InputError.Location = .none, what: String) throws {
+    guard frame.magnitude <= limit.magnitude else {
+      throw InputError(file: file, location: location, "\(what) is \(frame), outside the accepted −\(limit)…\(limit)")
+    }
+  }
+
   /// The frame of an index value: the value itself when it is an integer (`42`, `-3`), else the
   /// last run of digits in its last path component without the extension (`img0042.png` → 42,
   /// `labeled-data/cam1/frame_000123.jpg` → 123, `video3_f17` → 17). Nil when there are no

@@ -34,7 +34,7 @@ import MatchSceneCore
 /// ```
 public struct MatchConfig: Sendable, Equatable {
   public var sport: String?
-  /// Frames per second, positive.
+  /// Frames per second, within `fpsRange`.
   public var fps: Double?
   /// The skeleton's name: a built-in one, or `customSkeleton`'s when the `[skeleton]` table is used.
   public var skeleton: String?
@@ -61,20 +61,62 @@ public struct MatchConfig: Sendable, Equatable {
     self.customSkeleton = customSkeleton
   }
 
+  /// The frame rates accepted, frames per second (from `match.toml` or an option).
+  public static let fpsRange: ClosedRange<Double> = 1...10_000
+  /// The largest `[frame_offsets]` magnitude accepted, frames (over 46 hours at 60 fps).
+  public static let maxFrameOffset = 10_000_000
+
+  /// `1–10000` for messages (whole bounds).
+  static func shortRange(_ r: ClosedRange<Double>) -> String { "\(Int(r.lowerBound))–\(Int(r.upperBound))" }
+
   /// The keys `read` understands.
   public static let knownKeys: Set<String> = ["sport", "fps", "skeleton", "up", "frame_offsets", "venue", "players"]
 
   /// Reads `match.toml`.
-  /// - Throws: `InputError` naming the file and key of a wrong value (`fps` not positive, an unknown
-  ///   `up`, a non-integer frame offset, a malformed `[skeleton]` table) or the line and column of a
-  ///   TOML syntax error. Unknown keys are not errors (see `unknownKeys(in:)`).
+  /// - Throws: `InputError` naming the file and key of a wrong value (`fps` outside `fpsRange`, an
+  ///   unknown `up`, a frame offset that is not an integer within ±`maxFrameOffset`, a malformed
+  ///   `[skeleton]` table) or the line and column of a TOML syntax error. Unknown keys are not errors (see `unknownKeys(in:)`).
   public static func read(from url: URL) throws -> MatchConfig {
-    try parse(TOMLDocument(contentsOf: url))
+    try parse(document(contentsOf: url))
   }
 
   /// Parses `match.toml` text; `file` names it in errors.
   public static func parse(_ text: String, file: String) throws -> MatchConfig {
-    try parse(TOMLDocument(text: text, file: file))
+    try parse(document(text: text, file: file))
+  }
+
+  /// `match.toml` read as TOML (see `document(text:file:)`).
+  static func document(contentsOf url: URL) throws -> TOMLDocument {
+    try document(text: TOMLDocument.readText(url), file: url.path)
+  }
+
+  /// `match.toml` text as TOML. A syntax error in a file holding both `skeleton = "…"` and a
+  /// `[skeleton]` table (TOML forbids defining a key twice) gets a hint on the two forms.
+  static func document(text: String, file: String) throws -> TOMLDocument {
+    do {
+      return try TOMLDocument(text: text, file: file)
+    } catch var error as InputError where namesSkeletonTwice(text) {
+      error.message += "; the skeleton is given either as a name, skeleton = \"body25b\" (a built-in), or as a [skeleton] "
+        + "table (name, keypoints, bones) defining your own, not both: keep one"
+      throw error
+    }
+  }
+
+  /// Whether `text` has a top-level `skeleton = …` line and a `[skeleton]` (or `[skeleton.…]`) header.
+  static func namesSkeletonTwice(_ text: String) -> Bool {
+    var seenHeader = false, assigned = false, table = false
+    for line in text.split(whereSeparator: \.isNewline) {
+      let t = line.drop { $0 == " " || $0 == "\t" }
+      if t.hasPrefix("[") {
+        seenHeader = true
+        if TOMLDocument.firstKeySegment(t.drop { $0 == "[" }) == "skeleton" { table = true }
+      } else if !seenHeader, TOMLDocument.firstKeySegment(t) == "skeleton",
+        t.drop(while: { $0 != "=" && $0 != "." }).first == "="
+      {
+        assigned = true
+      }
+    }
+    return assigned && table
   }
 
   static func parse(_ doc: TOMLDocument) throws -> MatchConfig {
@@ -82,7 +124,9 @@ public struct MatchConfig: Sendable, Equatable {
     var config = MatchConfig()
     config.sport = try root.string("sport")
     config.fps = try root.number("fps")
-    if let fps = config.fps, !(fps > 0) { throw root.fail("fps", "must be positive, got \(fps)") }
+    if let fps = config.fps, !fpsRange.contains(fps) {
+      throw root.fail("fps", "must be within \(shortRange(fpsRange)) frames per second, got \(fps)")
+    }
     if doc.root["skeleton"]?.table != nil, let table = try root.subtable("skeleton") {
       config.customSkeleton = try customSkeleton(table)
       config.skeleton = config.customSkeleton?.name
@@ -92,7 +136,13 @@ public struct MatchConfig: Sendable, Equatable {
     config.up = try root.string("up")
     if let up = config.up, upVector(up) == nil { throw root.fail("up", "expected x, y, z, -x, -y or -z, got '\(up)'") }
     if let offsets = try root.subtable("frame_offsets") {
-      for key in offsets.keys { config.frameOffsets[key] = try offsets.int(key) }
+      for key in offsets.keys {
+        let offset = try offsets.int(key)
+        guard let offset, offset.magnitude <= maxFrameOffset.magnitude else {
+          throw offsets.fail(key, "a frame offset must be within ±\(maxFrameOffset) frames, got \(offsets.table[key].map { "\($0)" } ?? "nothing")")
+        }
+        config.frameOffsets[key] = offset
+      }
     }
     let up = config.up.flatMap(upVector) ?? SIMD3(0, 0, 1)
     if let table = try root.subtable("venue") { config.venue = try venue(table, worldUp: up) }

@@ -1,9 +1,9 @@
 import Foundation
 import MatchSceneCore
 
-/// Finding and reading a match's calibration in either layout MatchScene reads: a Pose2Sim /
-/// anipose TOML file (`CalibrationTOML`) or an EasyMocap `intri.yml` + `extri.yml` pair
-/// (`EasyMocapCalibration`).
+/// Finding and reading a match's calibration in any layout MatchScene reads: a Pose2Sim / anipose
+/// TOML file (`CalibrationTOML`), an EasyMocap `intri.yml` + `extri.yml` pair
+/// (`EasyMocapCalibration`) or a Qualisys `.qca.txt` file (`QualisysCalibration`).
 extension MatchFolder {
   /// A calibration read for a match: its cameras, the file errors and warnings about cameras
   /// name, and the notes found while reading.
@@ -19,11 +19,16 @@ extension MatchFolder {
   }
 
   /// Reads the calibration at `url`: a folder (its file as `findCalibration(in:)` picks it), a
-  /// `.yml` / `.yaml` file (an EasyMocap pair, see `easyMocapPair(for:)`), or anything else as TOML.
+  /// `.yml` / `.yaml` file (an EasyMocap pair, see `easyMocapPair(for:)`), a `.qca.txt` file
+  /// (Qualisys), or anything else as TOML.
   static func readCalibration(_ url: URL) throws -> LoadedCalibration {
     var isFolder: ObjCBool = false
     let fileURL = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
       ? try findCalibration(in: url) : url
+    if QualisysCalibration.isQualisysFile(fileURL.lastPathComponent) {
+      let (cameras, diagnostics) = try QualisysCalibration.read(from: fileURL)
+      return LoadedCalibration(cameras: cameras, file: fileURL, isEasyMocap: false, diagnostics: diagnostics)
+    }
     guard ["yml", "yaml"].contains(fileURL.pathExtension.lowercased()) else {
       return LoadedCalibration(cameras: try CalibrationTOML.read(from: fileURL), file: fileURL, isEasyMocap: false, diagnostics: [])
     }
@@ -48,9 +53,11 @@ extension MatchFolder {
   }
 
   /// The calibration file of a `calibration/` folder: its only `.toml` file, else
-  /// `calibration.toml`; without any `.toml`, EasyMocap's `intri.yml` when `extri.yml` is beside it.
+  /// `calibration.toml`; without any `.toml`, EasyMocap's `intri.yml` when `extri.yml` is beside it;
+  /// without either, its only `.qca.txt` file (Qualisys).
   /// - Throws: `InputError` when the folder is missing, holds none of these, holds several `.toml`
-  ///   without a `calibration.toml` among them, or `intri.yml` without `extri.yml` (or the reverse).
+  ///   without a `calibration.toml` among them, `intri.yml` without `extri.yml` (or the reverse), or
+  ///   several `.qca.txt` files.
   public static func findCalibration(in folder: URL) throws -> URL {
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
       throw InputError(
@@ -71,8 +78,14 @@ extension MatchFolder {
       let (present, absent) = intri ? ("intri.yml", "extri.yml") : ("extri.yml", "intri.yml")
       throw InputError(file: folder.appendingPathComponent(present).path, "EasyMocap calibration without its \(absent) beside it")
     }
+    let qualisys = entries.filter { QualisysCalibration.isQualisysFile($0) && !$0.hasPrefix(".") }.sorted()
+    if qualisys.count == 1 { return folder.appendingPathComponent(qualisys[0]) }
+    if !qualisys.isEmpty {
+      throw InputError(
+        file: folder.path, "several Qualisys calibrations (\(qualisys.joined(separator: ", "))); keep one or give the calibration file")
+    }
     throw InputError(
       file: folder.path,
-      "no calibration here: expected a .toml (Pose2Sim / anipose, e.g. calibration.toml) or intri.yml + extri.yml (EasyMocap)")
+      "no calibration here: expected a .toml (Pose2Sim / anipose, e.g. calibration.toml), intri.yml + extri.yml (EasyMocap) or a .qca.txt (Qualisys)")
   }
 }

@@ -2,12 +2,12 @@ import Foundation
 import MatchSceneCore
 
 /// Where to find and how to override the parts of a match folder. The defaults read
-/// `<match>/calibration/` (`*.toml`, or `intri.yml` + `extri.yml`), `<match>/pose`, `<match>/ball`
-/// and `<match>/match.toml`.
+/// `<match>/calibration/` (`*.toml`, or `intri.yml` + `extri.yml`, or `*.qca.txt`), `<match>/pose`,
+/// `<match>/ball` and `<match>/match.toml`.
 public struct MatchFolderOptions: Sendable {
   /// A calibration instead of `<match>/calibration/`: a Pose2Sim / anipose `.toml` file, an EasyMocap
-  /// `intri.yml` (its `extri.yml` beside it; naming the `extri.yml` works too), or a folder holding
-  /// either (see `MatchFolder.findCalibration(in:)`).
+  /// `intri.yml` (its `extri.yml` beside it; naming the `extri.yml` works too), a Qualisys `.qca.txt`,
+  /// or a folder holding one (see `MatchFolder.findCalibration(in:)`).
   public var calibration: URL?
   /// A pose folder instead of `<match>/pose`; it must exist.
   public var pose: URL?
@@ -48,7 +48,9 @@ public struct LoadedMatch: Sendable {
   /// Everything read; detections are kept in full even where cameras' frame ranges differ.
   public var match: Match
   /// Warnings: calibrated cameras without detections, differing frame ranges, unknown `match.toml`
-  /// keys; notes: EasyMocap cameras whose image size came from the principal point.
+  /// keys, pose files skipped (empty, padding, no frame number), keypoints that fit another built-in
+  /// skeleton of the same count better; notes: EasyMocap cameras whose image size came from the
+  /// principal point, Qualisys cameras that are not video cameras, the default sport used.
   public var diagnostics: [Diagnostic]
   /// The match frames every camera with detections covers (nil when none has any, or they do not
   /// overlap). Reconstruction should use these.
@@ -63,6 +65,7 @@ public struct LoadedMatch: Sendable {
 /// ```
 /// <match>/calibration/calibration.toml   Pose2Sim / anipose calibration (the only .toml there, or this name)
 ///            or intri.yml + extri.yml    EasyMocap / OpenCV FileStorage YAML (when there is no .toml)
+///            or <name>.qca.txt           Qualisys calibration (when there is neither)
 /// <match>/pose/<camera>_json/*.json      OpenPose JSON, one file per frame
 ///        or <camera>.json                COCO keypoint results, one file per camera
 ///        or <camera>.mediapipe.json      MediaPipe pose landmarks (skeleton blazepose33)
@@ -76,7 +79,9 @@ public struct LoadedMatch: Sendable {
 public enum MatchFolder {
   /// Reads a match. Settings come from the options, then `match.toml`, then the options' defaults.
   ///
-  /// Checks: every camera in `pose/`, `ball/` and `[frame_offsets]` must be calibrated; at least one
+  /// Checks: every camera in `pose/`, `ball/` and `[frame_offsets]` must be calibrated (a name
+  /// differing only in case, punctuation or leading zeros is matched with a note, see
+  /// `CameraNames`); at least one
   /// of `pose/` and `ball/` must exist; a camera has one pose format; MediaPipe needs the
   /// `blazepose33` skeleton. A calibrated camera without detections, cameras covering different
   /// frame ranges and unknown `match.toml` keys are warnings.
@@ -87,15 +92,16 @@ public enum MatchFolder {
     guard fm.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
       throw InputError(file: folder.path, "not a folder; expected a match folder with calibration/, pose/ and/or ball/")
     }
-    if let fps = options.fps, !(fps > 0 && fps.isFinite) {
-      throw InputError(file: folder.path, "the frame rate must be a positive number, got \(fps)")
+    if let fps = options.fps, !MatchConfig.fpsRange.contains(fps) {
+      throw InputError(
+        file: "fps option", "the frame rate must be within \(MatchConfig.shortRange(MatchConfig.fpsRange)) frames per second, got \(fps)")
     }
     var diagnostics: [Diagnostic] = []
 
     let configURL = folder.appendingPathComponent("match.toml")
     var config = MatchConfig()
     if fm.fileExists(atPath: configURL.path) {
-      let doc = try TOMLDocument(contentsOf: configURL)
+      let doc = try MatchConfig.document(contentsOf: configURL)
       config = try MatchConfig.parse(doc)
       for key in MatchConfig.unknownKeys(in: doc) {
         diagnostics.append(Diagnostic(.warning, InputError(
@@ -120,11 +126,6 @@ public enum MatchFolder {
     let calibration = try readCalibration(options.calibration ?? findCalibration(in: folder.appendingPathComponent("calibration")))
     let cameras = calibration.cameras, calibrationURL = calibration.file
     diagnostics += calibration.diagnostics
-    let calibrated = Set(cameras.map(\.name))
-    let calibratedList = cameras.map(\.name).joined(separator: ", ")
-    func notCalibrated(_ camera: String, _ where_: URL) -> InputError {
-      InputError(file: where_.path, "camera '\(camera)' is not in the calibration \(calibrationURL.path) (it has: \(calibratedList))")
-    }
 
     let poseURL = options.pose ?? folder.appendingPathComponent("pose")
     let ballURL = options.ball ?? folder.appendingPathComponent("ball")
@@ -136,26 +137,46 @@ public enum MatchFolder {
       throw InputError(file: folder.path, "no detections: neither \(poseURL.path) nor \(ballURL.path) exists")
     }
     // Camera names and formats are checked before the (long) reading of every file.
-    let poseSources = hasPose ? try PoseFolder.sources(in: poseURL) : []
-    for source in poseSources where !calibrated.contains(source.camera) {
-      throw notCalibrated(source.camera, source.url)
+    var names = CameraNames(calibrated: cameras.map(\.name), calibrationFile: calibrationURL)
+    var poseSources: [PoseFolder.Source] = []
+    for var source in hasPose ? try PoseFolder.sources(in: poseURL) : [] {
+      source.camera = try names.resolve(source.camera, in: source.url.path)
+      if let other = poseSources.first(where: { $0.camera == source.camera }) {
+        throw InputError(file: source.url.path, "detections of calibrated camera '\(source.camera)' here and in \(other.url.path); keep one")
+      }
+      poseSources.append(source)
     }
     if let mediaPipe = poseSources.first(where: { $0.format == .mediaPipe }) {
       try MediaPipePoseJSON.checkSkeleton(skeleton, file: mediaPipe.url.path)
     }
+    var ballCamera: [String: String] = [:]  // file's camera name → calibrated name
     if hasBall {
-      for (camera, url) in try TrackNetCSV.cameraFiles(in: ballURL) where !calibrated.contains(camera) {
-        throw notCalibrated(camera, url)
+      for (camera, url) in try TrackNetCSV.cameraFiles(in: ballURL) {
+        let name = try names.resolve(camera, in: url.path)
+        if let other = ballCamera.first(where: { $0.value == name }) {
+          throw InputError(file: url.path, "ball detections of calibrated camera '\(name)' here and in \(other.key).csv; keep one")
+        }
+        ballCamera[camera] = name
       }
     }
-    for camera in config.frameOffsets.keys.sorted() where !calibrated.contains(camera) {
-      throw InputError(
-        file: configURL.path, location: .key("frame_offsets.\(camera)"),
-        "camera '\(camera)' is not in the calibration \(calibrationURL.path) (it has: \(calibratedList))")
+    var frameOffsets: [String: Int] = [:]
+    for (camera, offset) in config.frameOffsets.sorted(by: { $0.key < $1.key }) {
+      let location = InputError.Location.key("frame_offsets.\(camera)")
+      let name = try names.resolve(camera, in: configURL.path, location: location)
+      if frameOffsets[name] != nil {
+        throw InputError(file: configURL.path, location: location, "a second offset for calibrated camera '\(name)'; keep one")
+      }
+      frameOffsets[name] = offset
     }
+    config.frameOffsets = frameOffsets
+    diagnostics += names.diagnostics
     let imageSizes = Dictionary(cameras.map { ($0.name, $0.imageSize) }, uniquingKeysWith: { a, _ in a })
-    let people = try PoseFolder.read(poseSources, skeleton: skeleton, imageSizes: imageSizes)
-    let balls = hasBall ? try TrackNetCSV.readFiles(ballFolder: ballURL) : [:]
+    let (people, poseDiagnostics) = try PoseFolder.readWithDiagnostics(poseSources, skeleton: skeleton, imageSizes: imageSizes)
+    diagnostics += poseDiagnostics
+    if let misfit = SkeletonFit.diagnostic(chosen: skeleton, people: people, file: poseURL.path) { diagnostics.append(misfit) }
+    let balls = Dictionary(
+      (hasBall ? try TrackNetCSV.readFiles(ballFolder: ballURL) : [:]).map { (ballCamera[$0.key] ?? $0.key, $0.value) },
+      uniquingKeysWith: { a, _ in a })
 
     var detections: [String: CameraDetections] = [:]
     var cameraFrames: [String: ClosedRange<Int>] = [:]
@@ -189,6 +210,11 @@ public enum MatchFolder {
       }
     }
 
+    if options.sport == nil && config.sport == nil {
+      let file = fm.fileExists(atPath: configURL.path) ? configURL.path : folder.path
+      diagnostics.append(Diagnostic(.note, InputError(
+        file: file, "no sport named (sport = \"…\" in match.toml, or --sport); using the default, \(options.defaultSport)")))
+    }
     let sport = options.sport ?? config.sport ?? options.defaultSport
     var match = Match(
       sport: sport,

@@ -83,6 +83,7 @@ public enum MediaPipePoseJSON {
         throw InputError(file: file, location: .key("[\(i)].frame"), "frame \(frame.frame) appears twice (also [\(other)])")
       }
       indexOfFrame[frame.frame] = i
+      try FrameNumber.check(frame.frame, file: file, location: .key("[\(i)].frame"), what: "frame")
       var people: [PersonDetection2D] = []
       for (p, landmarks) in frame.pose_landmarks.enumerated() {
         guard landmarks.count == landmarkCount else {
@@ -90,8 +91,14 @@ public enum MediaPipePoseJSON {
             file: file, location: .key("[\(i)].pose_landmarks[\(p)]"),
             "person \(p) has \(landmarks.count) landmarks; expected \(landmarkCount) (BlazePose)")
         }
-        people.append(PersonDetection2D(keypoints: landmarks.map {
-          Keypoint2D(x: $0.x * width, y: $0.y * height, confidence: $0.visibility ?? 1)
+        people.append(PersonDetection2D(keypoints: try landmarks.enumerated().map { j, landmark in
+          let x = landmark.x * width, y = landmark.y * height
+          guard CameraRanges.isPixel(x), CameraRanges.isPixel(y) else {
+            throw InputError(
+              file: file, location: .key("[\(i)].pose_landmarks[\(p)][\(j)]"),
+              "landmark at (\(landmark.x), \(landmark.y)) of the image lies outside the accepted \(CameraRanges.pixelRange)")
+          }
+          return Keypoint2D(x: x, y: y, confidence: landmark.visibility ?? 1)
         }))
       }
       out[frame.frame] = people

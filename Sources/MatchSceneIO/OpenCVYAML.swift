@@ -28,8 +28,12 @@ import MatchSceneCore
 /// `---` / `...` markers (ignored); `\r\n` line endings (EasyMocap writes them). Not read: anchors
 /// and aliases, block scalars (`|`, `>`), multi-line plain scalars, several documents — none of
 /// which FileStorage writes. Scalars stay text; `number(_:)` reads them as numbers, including
-/// OpenCV's `.nan`, `.Inf` and `-.Inf`.
+/// OpenCV's `.nan`, `.Inf` and `-.Inf`. Collections nest at most `maxDepth` deep (FileStorage
+/// writes 2 or 3), so that no input can overflow the stack of this recursive parser.
 struct OpenCVYAML {
+  /// The deepest nesting of block and flow collections read.
+  static let maxDepth = 64
+
   /// One node: its content, the tag written before it (`!!opencv-matrix`) and its 1-based line.
   struct Value {
     enum Content {
@@ -160,11 +164,23 @@ struct OpenCVYAML {
     var lines: [Line]
     let file: String
     var index = 0
+    /// Block collections open around the current line.
+    var depth = 0
+
+    /// Enters one more block collection. - Throws: beyond `maxDepth`.
+    mutating func enter(_ line: Int) throws {
+      depth += 1
+      if depth > OpenCVYAML.maxDepth {
+        throw fail(line, "collections nested more than \(OpenCVYAML.maxDepth) deep; OpenCV FileStorage files nest 2 or 3")
+      }
+    }
 
     func fail(_ line: Int, _ message: String) -> InputError { InputError(file: file, location: .line(line), message) }
 
     /// A block mapping whose keys sit at `indent`.
     mutating func mapping(indent: Int) throws -> [(key: String, value: Value)] {
+      try enter(index < lines.count ? lines[index].number : 0)
+      defer { depth -= 1 }
       var entries: [(key: String, value: Value)] = []
       while index < lines.count, lines[index].indent == indent, !lines[index].isSequenceItem {
         let line = lines[index]
@@ -180,6 +196,8 @@ struct OpenCVYAML {
 
     /// A block sequence whose dashes sit at `indent`.
     mutating func sequence(indent: Int) throws -> [Value] {
+      try enter(index < lines.count ? lines[index].number : 0)
+      defer { depth -= 1 }
       var items: [Value] = []
       while index < lines.count, lines[index].indent == indent, lines[index].isSequenceItem {
         let line = lines[index]
@@ -287,6 +305,8 @@ struct OpenCVYAML {
     let file: String
     let line: Int
     var position: Substring.Index
+    /// Flow collections open at `position`.
+    var depth = 0
 
     init(text: Substring, file: String, line: Int) {
       self.text = text
@@ -315,9 +335,16 @@ struct OpenCVYAML {
         tag = String(text[start..<position])
         skipSpaces()
       }
+      if peek == "[" || peek == "{" {
+        depth += 1
+        if depth > OpenCVYAML.maxDepth {
+          throw fail("brackets nested more than \(OpenCVYAML.maxDepth) deep; OpenCV FileStorage files nest 2 or 3")
+        }
+      }
       switch peek {
       case "[":
         advance()
+        defer { depth -= 1 }
         var items: [Value] = []
         while true {
           skipSpaces()
@@ -331,6 +358,7 @@ struct OpenCVYAML {
         return Value(content: .sequence(items), tag: tag, line: line)
       case "{":
         advance()
+        defer { depth -= 1 }
         var entries: [(key: String, value: Value)] = []
         while true {
           skipSpaces()

@@ -15,14 +15,12 @@ import MatchSceneCore
 /// is arbitrary and `"people": []` is a frame with nobody.
 public enum OpenPoseFolder {
   /// The camera folders below `poseFolder` (`<camera>_json` or `<camera>`), sorted by camera name.
-  /// - Throws: `InputError` when the folder cannot be listed, or two folders name the same camera.
+  /// - Throws: `InputError` when the folder cannot be listed, an entry's name is not UTF-8, or two
+  ///   folders name the same camera.
   public static func cameraFolders(in poseFolder: URL) throws -> [(camera: String, folder: URL)] {
     let fm = FileManager.default
-    guard let entries = try? fm.contentsOfDirectory(atPath: poseFolder.path) else {
-      throw InputError(file: poseFolder.path, "cannot list the pose folder (missing, not a folder or not readable)")
-    }
     var byCamera: [String: URL] = [:]
-    for entry in entries.sorted() where !entry.hasPrefix(".") {
+    for entry in try FolderListing.entries(of: poseFolder, what: "the pose folder") {
       let folder = poseFolder.appendingPathComponent(entry)
       var isFolder: ObjCBool = false
       guard fm.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
@@ -37,10 +35,11 @@ public enum OpenPoseFolder {
 
   /// Reads every camera folder below `poseFolder`: camera name → frame → people. Files are parsed in
   /// parallel on all cores. A camera folder without JSON files gives a camera with no frames.
+  /// Files skipped with a warning (see `readWithDiagnostics`) are left out silently here.
   /// - Parameter skeleton: every person must have `skeleton.count` keypoints.
   /// - Throws: `InputError` naming the file (with line and column when the JSON is malformed or
   ///   truncated, the `people[i].pose_keypoints_2d` key when a person is wrong), or the second file
-  ///   when two files of a camera carry the same frame number.
+  ///   when two files of a camera with people carry the same frame number.
   public static func read(poseFolder: URL, skeleton: Skeleton) throws -> [String: [Int: [PersonDetection2D]]] {
     try read(cameraFolders: cameraFolders(in: poseFolder), skeleton: skeleton)
   }
@@ -50,6 +49,21 @@ public enum OpenPoseFolder {
   public static func read(
     cameraFolders: [(camera: String, folder: URL)], skeleton: Skeleton
   ) throws -> [String: [Int: [PersonDetection2D]]] {
+    try readWithDiagnostics(cameraFolders: cameraFolders, skeleton: skeleton).people
+  }
+
+  /// Like `read(cameraFolders:skeleton:)`, with a warning for each file skipped:
+  ///
+  /// - an empty file (nothing but white space);
+  /// - a file whose name carries no frame number;
+  /// - a file that repeats another's frame number and holds no people (Pose2Sim's demo pads camera
+  ///   folders with `del_000000_0.json` holding `"people": []`), while the other has people.
+  ///
+  /// Two files of one frame that both hold people remain an error, and so does a frame number
+  /// beyond ±`FrameNumber.limit`.
+  public static func readWithDiagnostics(
+    cameraFolders: [(camera: String, folder: URL)], skeleton: Skeleton
+  ) throws -> (people: [String: [Int: [PersonDetection2D]]], diagnostics: [Diagnostic]) {
     struct Job: Sendable {
       let camera: String
       let file: URL
@@ -57,28 +71,50 @@ public enum OpenPoseFolder {
     }
     var jobs: [Job] = []
     var out: [String: [Int: [PersonDetection2D]]] = [:]
+    var diagnostics: [Diagnostic] = []
     for (camera, folder) in cameraFolders {
       out[camera] = [:]
-      guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
-        throw InputError(file: folder.path, "cannot list the camera folder")
-      }
-      var fileOfFrame: [Int: String] = [:]
-      for name in names.sorted() where name.lowercased().hasSuffix(".json") && !name.hasPrefix(".") {
+      for name in try FolderListing.entries(of: folder, what: "the camera folder") where name.lowercased().hasSuffix(".json") {
         let file = folder.appendingPathComponent(name)
         guard let frame = frameNumber(of: name) else {
-          throw InputError(file: file.path, "no frame number in the file name; expected <anything>_<frame>_keypoints.json")
+          if let digits = frameDigits(of: name), digits.count > 18 {
+            throw InputError(file: file.path, "the frame number in the file name is \(digits), outside the accepted −\(FrameNumber.limit)…\(FrameNumber.limit)")
+          }
+          diagnostics.append(Diagnostic(.warning, InputError(
+            file: file.path, "no frame number in the file name (expected <anything>_<frame>_keypoints.json); skipped")))
+          continue
         }
-        if let other = fileOfFrame[frame] {
-          throw InputError(file: file.path, "frame \(frame) appears twice in camera '\(camera)' (also \(other))")
-        }
-        fileOfFrame[frame] = name
+        try FrameNumber.check(frame, file: file.path, what: "the frame number in the file name")
         jobs.append(Job(camera: camera, file: file, frame: frame))
       }
     }
     let count = skeleton.count
-    let parsed = try parallelMap(jobs) { job in try readFile(job.file, keypointCount: count) }
-    for (job, people) in zip(jobs, parsed) { out[job.camera]![job.frame] = people }
-    return out
+    let parsed = try parallelMap(jobs) { job in try readFileUnlessBlank(job.file, keypointCount: count) }
+    var fileOfFrame: [String: [Int: (name: String, hasPeople: Bool)]] = [:]
+    for (job, people) in zip(jobs, parsed) {
+      func skip(_ why: String) { diagnostics.append(Diagnostic(.warning, InputError(file: job.file.path, "\(why); skipped"))) }
+      guard let people else {
+        skip("empty file")
+        continue
+      }
+      let name = job.file.lastPathComponent
+      if let other = fileOfFrame[job.camera]?[job.frame] {
+        switch (other.hasPeople, people.isEmpty) {
+        case (_, true):
+          skip("holds no people and repeats frame \(job.frame) of \(other.name) (a padding file?)")
+          continue
+        case (false, false):
+          diagnostics.append(Diagnostic(.warning, InputError(
+            file: job.file.deletingLastPathComponent().appendingPathComponent(other.name).path,
+            "holds no people and repeats frame \(job.frame) of \(name) (a padding file?); skipped")))
+        case (true, false):
+          throw InputError(file: job.file.path, "frame \(job.frame) appears twice in camera '\(job.camera)' (also \(other.name))")
+        }
+      }
+      fileOfFrame[job.camera, default: [:]][job.frame] = (name, !people.isEmpty)
+      out[job.camera]![job.frame] = people
+    }
+    return (out, diagnostics)
   }
 
   /// The frame number of an OpenPose file name: the run of digits right before `_keypoints.json`
@@ -86,11 +122,8 @@ public enum OpenPoseFolder {
   /// `cam01_000000000123_keypoints.json` → 123; `cam01_-000000000005_keypoints.json` → −5. Nil when
   /// there are no digits there or they are glued to a name (`cam01_keypoints.json`).
   public static func frameNumber(of fileName: String) -> Int? {
-    var stem = Substring(fileName)
-    if stem.lowercased().hasSuffix(".json") { stem = stem.dropLast(5) }
-    if stem.hasSuffix("_keypoints") { stem = stem.dropLast(10) }
-    let digits = String(stem.reversed().prefix { $0.isASCII && $0.isNumber }.reversed())
-    guard !digits.isEmpty, digits.count <= 18, let value = Int(digits) else { return nil }
+    let stem = self.stem(of: fileName)
+    guard let digits = frameDigits(of: fileName), digits.count <= 18, let value = Int(digits) else { return nil }
     // A negative frame (written by `write` for cameras whose offset puts them before match frame 0)
     // is `_-000000000005`: a minus right after the separator.
     let before = stem.dropLast(digits.count)
@@ -100,12 +133,36 @@ public enum OpenPoseFolder {
     return value
   }
 
+  /// The run of digits right before `_keypoints.json` or `.json`, or nil when there is none.
+  static func frameDigits(of fileName: String) -> String? {
+    let digits = String(stem(of: fileName).reversed().prefix { $0.isASCII && $0.isNumber }.reversed())
+    return digits.isEmpty ? nil : digits
+  }
+
+  /// A file name without `.json` and `_keypoints`.
+  static func stem(of fileName: String) -> Substring {
+    var stem = Substring(fileName)
+    if stem.lowercased().hasSuffix(".json") { stem = stem.dropLast(5) }
+    if stem.hasSuffix("_keypoints") { stem = stem.dropLast(10) }
+    return stem
+  }
+
   /// Reads and parses one OpenPose JSON file (see `parse(_:file:keypointCount:)`).
   public static func readFile(_ url: URL, keypointCount: Int) throws -> [PersonDetection2D] {
+    try parse(contents(url), file: url.path, keypointCount: keypointCount)
+  }
+
+  /// Like `readFile`, nil for a file holding nothing but white space.
+  static func readFileUnlessBlank(_ url: URL, keypointCount: Int) throws -> [PersonDetection2D]? {
+    let data = try contents(url)
+    return JSONErrors.isBlank(data) ? nil : try parse(data, file: url.path, keypointCount: keypointCount)
+  }
+
+  static func contents(_ url: URL) throws -> Data {
     guard let data = FileManager.default.contents(atPath: url.path) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
-    return try parse(data, file: url.path, keypointCount: keypointCount)
+    return data
   }
 
   /// The part of an OpenPose frame MatchScene uses; other keys (`version`, `person_id`, face and
@@ -148,7 +205,8 @@ public enum OpenPoseFolder {
       guard raw.count == 3 * keypointCount else {
         throw InputError(
           file: file, location: .key(key),
-          "person \(p) has \(raw.count) numbers; expected \(3 * keypointCount) (\(keypointCount) keypoints × x, y, confidence)")
+          "person \(p) has \(raw.count) numbers; expected \(3 * keypointCount) (\(keypointCount) keypoints × x, y, confidence)"
+            + Skeleton.keypointCountHint(numbers: raw.count, perKeypoint: 3))
       }
       var keypoints: [Keypoint2D] = []
       keypoints.reserveCapacity(keypointCount)
@@ -156,6 +214,11 @@ public enum OpenPoseFolder {
         let x = raw[3 * j], y = raw[3 * j + 1], c = raw[3 * j + 2]
         guard x.isFinite, y.isFinite, c.isFinite else {
           throw InputError(file: file, location: .key("\(key)[\(3 * j)]"), "keypoint \(j) of person \(p) is not finite")
+        }
+        guard CameraRanges.isPixel(x), CameraRanges.isPixel(y) else {
+          throw InputError(
+            file: file, location: .key("\(key)[\(3 * j)]"),
+            "keypoint \(j) of person \(p) lies at (\(x), \(y)), outside the accepted \(CameraRanges.pixelRange)")
         }
         keypoints.append(Keypoint2D(x: x, y: y, confidence: c))
       }

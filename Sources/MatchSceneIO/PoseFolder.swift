@@ -44,15 +44,14 @@ public enum PoseFolder {
   }
 
   /// Every camera's source below `poseFolder`, sorted by camera name.
-  /// - Throws: `InputError` when the folder cannot be listed, two folders name one camera, or a
-  ///   camera has detections in two formats (naming both paths).
+  /// - Throws: `InputError` when the folder cannot be listed, an entry's name is not UTF-8, two
+  ///   folders name one camera, or a camera has detections in two formats (naming both paths).
   public static func sources(in poseFolder: URL) throws -> [Source] {
     var byCamera: [String: Source] = [:]
     for (camera, folder) in try OpenPoseFolder.cameraFolders(in: poseFolder) {
       byCamera[camera] = Source(camera: camera, format: .openPose, url: folder)
     }
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: poseFolder.path)) ?? []
-    for entry in entries.sorted() where !entry.hasPrefix(".") {
+    for entry in try FolderListing.entries(of: poseFolder, what: "the pose folder") {
       let url = poseFolder.appendingPathComponent(entry)
       var isFolder: ObjCBool = false
       guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue,
@@ -76,8 +75,16 @@ public enum PoseFolder {
   public static func read(
     _ sources: [Source], skeleton: Skeleton, imageSizes: [String: ImageSize]
   ) throws -> [String: [Int: [PersonDetection2D]]] {
+    try readWithDiagnostics(sources, skeleton: skeleton, imageSizes: imageSizes).people
+  }
+
+  /// Like `read`, with the warnings of the OpenPose folders (files skipped, see
+  /// `OpenPoseFolder.readWithDiagnostics`).
+  public static func readWithDiagnostics(
+    _ sources: [Source], skeleton: Skeleton, imageSizes: [String: ImageSize]
+  ) throws -> (people: [String: [Int: [PersonDetection2D]]], diagnostics: [Diagnostic]) {
     let folders = sources.filter { $0.format == .openPose }.map { (camera: $0.camera, folder: $0.url) }
-    var out = try OpenPoseFolder.read(cameraFolders: folders, skeleton: skeleton)
+    var (out, diagnostics) = try OpenPoseFolder.readWithDiagnostics(cameraFolders: folders, skeleton: skeleton)
     let files = sources.filter { $0.format != .openPose }
     for source in files where source.format == .mediaPipe {
       try MediaPipePoseJSON.checkSkeleton(skeleton, file: source.url.path)
@@ -94,6 +101,6 @@ public enum PoseFolder {
       }
     }
     for (source, people) in zip(files, parsed) { out[source.camera] = people }
-    return out
+    return (out, diagnostics)
   }
 }

@@ -4,8 +4,9 @@ import TOMLKit
 
 /// A parsed TOML file with typed, located accessors: every failure names the file and the key.
 ///
-/// Parsing is TOMLKit's (toml++ underneath, TOML 1.0); this type only adds the error reporting
-/// MatchScene promises (`file:line:column: message`, `file: [table.key]: message`).
+/// Parsing is TOMLKit's (toml++ underneath, TOML 1.0), after `TOMLPrescan` has turned away the
+/// inputs that would crash it; this type adds the error reporting MatchScene promises
+/// (`file:line:column: message`, `file: [table.key]: message`).
 public struct TOMLDocument {
   public let file: String
   public let root: TOMLTable
@@ -16,6 +17,7 @@ public struct TOMLDocument {
   public init(text: String, file: String) throws {
     self.file = file
     self.text = text
+    try TOMLPrescan.check(text, file: file)
     do {
       root = try TOMLTable(string: text)
     } catch let error as TOMLParseError {
@@ -27,13 +29,18 @@ public struct TOMLDocument {
 
   /// Reads and parses a TOML file. - Throws: `InputError` when unreadable or malformed.
   public init(contentsOf url: URL) throws {
+    try self.init(text: Self.readText(url), file: url.path)
+  }
+
+  /// A file's text. - Throws: `InputError` when unreadable or not UTF-8.
+  static func readText(_ url: URL) throws -> String {
     guard let data = FileManager.default.contents(atPath: url.path) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
     guard let text = String(data: data, encoding: .utf8) else {
       throw InputError(file: url.path, "not UTF-8 text")
     }
-    try self.init(text: text, file: url.path)
+    return text
   }
 
   /// A view of one table, for located look-ups of its keys.

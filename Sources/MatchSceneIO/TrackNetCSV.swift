@@ -38,10 +38,7 @@ public enum TrackNetCSV {
 
   /// The `*.csv` files of a ball folder by camera name (file name without `.csv`), sorted by name.
   public static func cameraFiles(in ballFolder: URL) throws -> [(camera: String, file: URL)] {
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: ballFolder.path) else {
-      throw InputError(file: ballFolder.path, "cannot list the ball folder (missing, not a folder or not readable)")
-    }
-    return entries.sorted().filter { $0.lowercased().hasSuffix(".csv") && !$0.hasPrefix(".") }.map {
+    try FolderListing.entries(of: ballFolder, what: "the ball folder").filter { $0.lowercased().hasSuffix(".csv") }.map {
       (String($0.dropLast(4)), ballFolder.appendingPathComponent($0))
     }
   }
@@ -91,6 +88,7 @@ public enum TrackNetCSV {
       guard let frame = csv.int(f[c.frame]) else {
         throw InputError(file: file, location: .line(line), "Frame '\(csv.string(f[c.frame]))' is not an integer; expected a frame number")
       }
+      try FrameNumber.check(frame, file: file, location: .line(line), what: "Frame")
       guard let visibility = csv.double(f[c.visibility]), visibility.isFinite else {
         throw InputError(
           file: file, location: .line(line), "Visibility '\(csv.string(f[c.visibility]))' is not a number; expected 0 or 1")
@@ -102,6 +100,9 @@ public enum TrackNetCSV {
         throw InputError(
           file: file, location: .line(line),
           "X, Y '\(csv.string(f[c.x]))', '\(csv.string(f[c.y]))' are not finite numbers; expected pixel coordinates")
+      }
+      guard CameraRanges.isPixel(x), CameraRanges.isPixel(y) else {
+        throw InputError(file: file, location: .line(line), "X, Y = \(x), \(y) lie outside the accepted \(CameraRanges.pixelRange)")
       }
       var confidence = 1.0
       if let i = c.confidence, i < f.count, !f[i].isEmpty {

@@ -34,7 +34,7 @@ final class MatchConfigTests: XCTestCase {
   }
 
   func testErrorsNameTheKey() {
-    assertInputError(try MatchConfig.parse("fps = -60", file: "match.toml"), contains: ["match.toml: [fps]: must be positive"])
+    assertInputError(try MatchConfig.parse("fps = -60", file: "match.toml"), contains: ["match.toml: [fps]: must be within 1–10000 frames per second"])
     assertInputError(try MatchConfig.parse("fps = \"fast\"", file: "match.toml"), contains: ["[fps]: expected a number"])
     assertInputError(try MatchConfig.parse("up = \"north\"", file: "match.toml"), contains: ["[up]: expected x, y, z, -x, -y or -z"])
     assertInputError(try MatchConfig.parse("[frame_offsets]\ncam01 = 1.5", file: "match.toml"), contains: ["[frame_offsets.cam01]: expected an integer"])

@@ -158,7 +158,7 @@ final class MatchFolderTests: XCTestCase {
     assertInputError(try MatchFolder.load(folder), contains: ["calibration: no calibration folder"])
     try MatchFolder.write(try sampleMatch(), to: folder, frames: 0...4)
     assertInputError(try MatchFolder.load(folder, options: MatchFolderOptions(skeleton: "coco18")),
-                     contains: ["unknown skeleton 'coco18'; known: blazepose33, body25, coco, coco17, halpe26, mediapipe"])
+                     contains: ["unknown skeleton 'coco18'; known: blazepose33, body25, body25b, coco, coco17, halpe26, mediapipe"])
     try writeText("skeleton = \"body26\"\nfsp = 50\n", to: folder.appendingPathComponent("match.toml"))
     assertInputError(try MatchFolder.load(folder), contains: ["match.toml: [skeleton]: unknown skeleton 'body26'"])
     try writeText("fsp = 50\n", to: folder.appendingPathComponent("match.toml"))
