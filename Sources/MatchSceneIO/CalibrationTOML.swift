@@ -1,6 +1,6 @@
 import Foundation
 import MatchSceneCore
-import TOMLKit
+internal import TOMLKit
 
 /// Camera calibration in the TOML layout of Pose2Sim and anipose (`Pose2Sim/calibration.py`,
 /// `toml_write`; anipose `aniposelib.cameras.CameraGroup.dump`): one table per camera,

@@ -1,6 +1,6 @@
 import Foundation
 import MatchSceneCore
-import TOMLKit
+internal import TOMLKit
 
 /// The `[skeleton]` table of `match.toml`: a detector's own keypoints (an animal, a sport-specific
 /// model), for formats that carry keypoints by position (OpenPose, COCO) or by name (DeepLabCut).

@@ -1,20 +1,20 @@
 import Foundation
 import MatchSceneCore
-import TOMLKit
+package import TOMLKit
 
 /// A parsed TOML file with typed, located accessors: every failure names the file and the key.
 ///
 /// Parsing is TOMLKit's (toml++ underneath, TOML 1.0), after `TOMLPrescan` has turned away the
 /// inputs that would crash it; this type adds the error reporting MatchScene promises
 /// (`file:line:column: message`, `file: [table.key]: message`).
-public struct TOMLDocument {
-  public let file: String
-  public let root: TOMLTable
+package struct TOMLDocument {
+  package let file: String
+  package let root: TOMLTable
   /// The source text, kept for what TOMLKit's tables forget (the order of keys).
-  public let text: String
+  package let text: String
 
   /// Parses TOML text. - Throws: `InputError` with the line and column of a syntax error.
-  public init(text: String, file: String) throws {
+  package init(text: String, file: String) throws {
     self.file = file
     self.text = text
     try TOMLPrescan.check(text, file: file)
@@ -28,7 +28,7 @@ public struct TOMLDocument {
   }
 
   /// Reads and parses a TOML file. - Throws: `InputError` when unreadable or malformed.
-  public init(contentsOf url: URL) throws {
+  package init(contentsOf url: URL) throws {
     try self.init(text: Self.readText(url), file: url.path)
   }
 
@@ -44,17 +44,17 @@ public struct TOMLDocument {
   }
 
   /// A view of one table, for located look-ups of its keys.
-  public func table(_ table: TOMLTable, path: String) -> TOMLTableView {
+  package func table(_ table: TOMLTable, path: String) -> TOMLTableView {
     TOMLTableView(file: file, path: path, table: table)
   }
 
-  public var rootView: TOMLTableView { TOMLTableView(file: file, path: "", table: root) }
+  package var rootView: TOMLTableView { TOMLTableView(file: file, path: "", table: root) }
 
   /// The root's keys in the order they first appear in the text (TOMLKit's tables are sorted
   /// maps). A key is found as a table header `[key]` / `[key.sub]` / `[[key]]`, or as `key = …` before
   /// the first header; continuation lines of multi-line arrays are skipped. Keys the scan misses
   /// follow in sorted order.
-  public var rootKeysInFileOrder: [String] {
+  package var rootKeysInFileOrder: [String] {
     var firstLine: [String: Int] = [:]
     var inTable = false
     var openBrackets = 0  // of a multi-line array value still open
@@ -135,30 +135,30 @@ public struct TOMLDocument {
 }
 
 /// One table of a `TOMLDocument`, remembering where it is for error messages.
-public struct TOMLTableView {
-  public let file: String
-  public let path: String
-  public let table: TOMLTable
+package struct TOMLTableView {
+  package let file: String
+  package let path: String
+  package let table: TOMLTable
 
-  public var keys: [String] { table.keys }
+  package var keys: [String] { table.keys }
 
   func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-  public func fail(_ key: String, _ message: String) -> InputError {
+  package func fail(_ key: String, _ message: String) -> InputError {
     InputError(file: file, location: .key(keyPath(key)), message)
   }
 
-  public func contains(_ key: String) -> Bool { table[key] != nil }
+  package func contains(_ key: String) -> Bool { table[key] != nil }
 
   /// A sub-table, or nil when absent. - Throws: when present but not a table.
-  public func subtable(_ key: String) throws -> TOMLTableView? {
+  package func subtable(_ key: String) throws -> TOMLTableView? {
     guard let value = table[key] else { return nil }
     guard let t = value.table else { throw fail(key, "expected a table") }
     return TOMLTableView(file: file, path: keyPath(key), table: t)
   }
 
   /// A number (TOML integer or float), or nil when absent. - Throws: when present but not a finite number.
-  public func number(_ key: String) throws -> Double? {
+  package func number(_ key: String) throws -> Double? {
     guard let value = table[key] else { return nil }
     let x: Double? = value.double ?? value.int.map(Double.init)
     guard let x else { throw fail(key, "expected a number") }
@@ -166,25 +166,25 @@ public struct TOMLTableView {
     return x
   }
 
-  public func requiredNumber(_ key: String) throws -> Double {
+  package func requiredNumber(_ key: String) throws -> Double {
     guard let x = try number(key) else { throw fail(key, "missing (a number is required)") }
     return x
   }
 
-  public func string(_ key: String) throws -> String? {
+  package func string(_ key: String) throws -> String? {
     guard let value = table[key] else { return nil }
     guard let s = value.string else { throw fail(key, "expected a string") }
     return s
   }
 
-  public func bool(_ key: String) throws -> Bool? {
+  package func bool(_ key: String) throws -> Bool? {
     guard let value = table[key] else { return nil }
     if let b = value.bool { return b }
     if let s = value.string?.lowercased(), s == "true" || s == "false" { return s == "true" }
     throw fail(key, "expected true or false")
   }
 
-  public func int(_ key: String) throws -> Int? {
+  package func int(_ key: String) throws -> Int? {
     guard let value = table[key] else { return nil }
     if let i = value.int { return i }
     if let d = value.double, d.rounded() == d, abs(d) < 1e15 { return Int(d) }
@@ -193,7 +193,7 @@ public struct TOMLTableView {
 
   /// A flat array of finite numbers, or nil when absent.
   /// - Parameter count: the lengths allowed (nil allows any).
-  public func numbers(_ key: String, count allowed: Set<Int>? = nil) throws -> [Double]? {
+  package func numbers(_ key: String, count allowed: Set<Int>? = nil) throws -> [Double]? {
     guard let value = table[key] else { return nil }
     guard let array = value.array else { throw fail(key, "expected an array of numbers") }
     var out: [Double] = []
@@ -212,7 +212,7 @@ public struct TOMLTableView {
   }
 
   /// A matrix given as an array of rows, flattened row-major, or nil when absent.
-  public func matrix(_ key: String, rows: Int, columns: Int) throws -> [Double]? {
+  package func matrix(_ key: String, rows: Int, columns: Int) throws -> [Double]? {
     guard let value = table[key] else { return nil }
     guard let array = value.array else { throw fail(key, "expected a \(rows)×\(columns) array of rows") }
     guard array.count == rows else { throw fail(key, "expected \(rows) rows, got \(array.count)") }
@@ -232,7 +232,7 @@ public struct TOMLTableView {
   }
 
   /// A sequence of keys each holding a value of a required kind: throws `missing` when absent.
-  public func required<T>(_ key: String, _ read: (String) throws -> T?) throws -> T {
+  package func required<T>(_ key: String, _ read: (String) throws -> T?) throws -> T {
     guard let v = try read(key) else { throw fail(key, "missing (required)") }
     return v
   }
