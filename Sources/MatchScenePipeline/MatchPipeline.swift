@@ -2,6 +2,7 @@ import Foundation
 import MatchSceneAnalysis
 import MatchSceneAssets
 import MatchSceneCore
+import MatchSceneGeometry
 import MatchSceneIO
 import MatchSceneReconstruction
 
@@ -38,7 +39,7 @@ public struct MatchPipeline: Sendable {
     var input = options.input
     if input.defaultFPSForSport == nil { input.defaultFPSForSport = { try? SportSpec.builtIn($0).defaultFPS } }
     let loaded = try MatchFolder.load(folder, options: input)
-    let match = loaded.match
+    var match = loaded.match
     let sport = try SportSpec.builtIn(match.sport)
     var diagnostics = loaded.diagnostics
     guard let range = options.frames ?? loaded.commonFrames ?? match.frameRange else {
@@ -46,10 +47,42 @@ public struct MatchPipeline: Sendable {
     }
     lap("read")
 
-    let reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
+    var reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
       progress?("reconstruct", $0, range.count)
     }
     lap("reconstruct")
+
+    var check: CalibrationSelfCheckResult?
+    var refinement: CalibrationRefinementResult?
+    if options.checkCalibration || options.refineCalibration {
+      let evidence = CalibrationEvidence().sample(match: match, motion: reconstructed.motion)
+      let found = CalibrationSelfCheck.check(cameras: match.cameras, points: evidence.points, observations: evidence.observations)
+      check = found
+      for warning in found.warnings {
+        diagnostics.append(Diagnostic(.warning, InputError(
+          file: folder.appendingPathComponent("calibration").path, location: .key(warning.name),
+          warning.message + (options.refineCalibration ? "" : "; --refine-calibration corrects its pose from the match"))))
+      }
+      if options.refineCalibration {
+        var refine = CalibrationRefinementOptions()
+        refine.refineFocal = options.refineFocal
+        // Keep the cameras that agree where they are (they fix the world frame and its scale) and move
+        // the ones that disagree; with none flagged, the automatic gauge holds one camera and a distance.
+        let flagged = Set(found.warnings.map(\.camera))
+        if !flagged.isEmpty, match.cameras.count - flagged.count >= 2 {
+          refine.fixedCameras = Set(match.cameras.indices.filter { !flagged.contains($0) })
+        }
+        let refined = try CalibrationRefinement.refine(
+          cameras: match.cameras, points: evidence.points, observations: evidence.observations, options: refine)
+        refinement = refined
+        match.cameras = refined.cameras
+        lap("refine calibration")
+        reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
+          progress?("reconstruct again", $0, range.count)
+        }
+        lap("reconstruct again")
+      }
+    }
 
     let venue = options.venue ?? match.venue ?? .assumed(worldUp: match.worldUp)
     var motion = venue.isIdentity ? reconstructed.motion : reconstructed.motion.transformed(by: venue.venueFromWorld)
@@ -102,9 +135,29 @@ public struct MatchPipeline: Sendable {
     report?.sport = sport.id
     report?.venue = .init(venue)
     report?.playerNames = match.playerNames.isEmpty ? nil : match.playerNames
+    report?.calibration = check.map { Self.calibrationFigures($0, refinement: refinement) }
     return MatchResult(
       folder: folder, sport: sport, cameras: match.cameras, worldUp: match.worldUp, venue: venue, motion: motion,
-      events: events, scores: scores, playerNames: match.playerNames, report: report, diagnostics: diagnostics,
-      frames: range, analysed: options.analysis, timings: timings)
+      events: events, scores: scores, playerNames: match.playerNames, calibrationCheck: check,
+      calibrationRefinement: refinement, report: report, diagnostics: diagnostics, frames: range,
+      analysed: options.analysis, timings: timings)
+  }
+
+  /// The report's per-camera calibration figures.
+  static func calibrationFigures(
+    _ check: CalibrationSelfCheckResult, refinement: CalibrationRefinementResult?
+  ) -> [ReconstructionReport.CameraCalibrationFigures] {
+    check.cameras.map { c in
+      var figures = ReconstructionReport.CameraCalibrationFigures(
+        name: c.name, observations: c.observationCount, medianPx: c.medianPx, rmsPx: c.rmsPx,
+        noiseScalePx: c.noiseScalePx, biasPx: [c.biasPx.x, c.biasPx.y], flagged: c.flagged)
+      if let correction = refinement?.corrections.first(where: { $0.camera.name == c.name }) {
+        figures.rotationChangeDegrees = correction.rotationChangeDegrees
+        figures.positionChangeMetres = correction.positionChangeMetres
+        figures.focalChangePx = correction.focalChangePx
+        figures.refinedMedianPx = correction.after.medianPx
+      }
+      return figures
+    }
   }
 }

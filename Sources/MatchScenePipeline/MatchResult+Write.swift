@@ -46,6 +46,11 @@ extension MatchResult {
         try AtomicFile.write(try encoder.encode(report), to: staging.appendingPathComponent("report.json"))
         written.append(("report.json", nil))
       }
+      if calibrationRefinement != nil {
+        // The corrected calibration, to use as --calibration next time.
+        try CalibrationTOML.write(cameras, to: staging.appendingPathComponent("calibration-refined.toml"))
+        written.append(("calibration-refined.toml", nil))
+      }
       if analysed {
         try EventsJSON.write(events, to: staging.appendingPathComponent("events.json"))
         written.append(("events.json", nil))

@@ -2,6 +2,7 @@ import Foundation
 import MatchSceneAnalysis
 import MatchSceneAssets
 import MatchSceneCore
+import MatchSceneGeometry
 import MatchSceneReconstruction
 
 /// One reconstructed and analysed match, as `MatchPipeline.run` returns it; `write(to:options:)` puts
@@ -24,6 +25,11 @@ public struct MatchResult: Sendable {
   public var scores: [ScoreEntry]
   /// A name per player id (`match.toml`'s `[players]`).
   public var playerNames: [String: String]
+  /// How each camera's calibration agrees with the others; nil when not checked.
+  public var calibrationCheck: CalibrationSelfCheckResult?
+  /// The bundle adjustment's corrections, when `refineCalibration` was asked for (`cameras` are then the
+  /// refined ones).
+  public var calibrationRefinement: CalibrationRefinementResult?
   /// Quality figures; nil when no frame was processed.
   public var report: ReconstructionReport?
   /// Warnings and notes met on the way (reading, venue, analysis).

@@ -21,6 +21,14 @@ public struct PipelineOptions: Sendable {
   public var venue: VenueFrame?
   /// Who plays: the rules that tell players from other people.
   public var roles = PlayerRoles()
+  /// Check each camera's calibration against the others (warnings name a camera that disagrees).
+  public var checkCalibration = true
+  /// Refine the cameras' extrinsics by a robust bundle adjustment over the reconstructed people, then
+  /// reconstruct again with them (`MatchResult.calibrationRefinement`; written as
+  /// `calibration-refined.toml`). Cameras the check trusts stay fixed when a camera disagrees.
+  public var refineCalibration = false
+  /// Also refine focal lengths (with `refineCalibration`).
+  public var refineFocal = false
 
   public init() {}
 

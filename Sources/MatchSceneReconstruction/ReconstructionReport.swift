@@ -50,6 +50,38 @@ public struct ReconstructionReport: Sendable, Codable {
   public var venue: VenueFigures? = nil
   /// Names of the player tracks (`match.toml`'s `[players]`).
   public var playerNames: [String: String]? = nil
+  /// Per camera: how its calibration agrees with the others (residuals of every detection of the
+  /// reconstructed people, used or not), and the correction `--refine-calibration` made.
+  public var calibration: [CameraCalibrationFigures]? = nil
+
+  public struct CameraCalibrationFigures: Sendable, Codable {
+    public var name: String
+    public var observations: Int
+    /// Median and RMS distance between detections and reprojected joints, pixels.
+    public var medianPx: Double
+    public var rmsPx: Double
+    /// 1.4826 × the median absolute deviation of the residual lengths, pixels.
+    public var noiseScalePx: Double
+    /// The median residual vector (x, y), pixels: a systematic offset.
+    public var biasPx: [Double]
+    /// Whether the camera disagrees with the others.
+    public var flagged: Bool
+    /// With `--refine-calibration`: the correction and the median residual after it.
+    public var rotationChangeDegrees: Double? = nil
+    public var positionChangeMetres: Double? = nil
+    public var focalChangePx: Double? = nil
+    public var refinedMedianPx: Double? = nil
+
+    public init(name: String, observations: Int, medianPx: Double, rmsPx: Double, noiseScalePx: Double, biasPx: [Double], flagged: Bool) {
+      self.name = name
+      self.observations = observations
+      self.medianPx = medianPx
+      self.rmsPx = rmsPx
+      self.noiseScalePx = noiseScalePx
+      self.biasPx = biasPx
+      self.flagged = flagged
+    }
+  }
 
   public struct VenueFigures: Sendable, Codable {
     public var source: String

@@ -54,6 +54,13 @@ struct Reconstruct: ParsableCommand {
     help: "Write rotations as Float32 instead of normalised 16-bit integers in scene.glb/.gltf, for readers that cannot de-normalise them (assimp 5.2).")
   var floatRotations = false
 
+  @Flag(
+    help: "Refine the cameras' poses by a robust bundle adjustment over the reconstructed people, reconstruct again, and write calibration-refined.toml.")
+  var refineCalibration = false
+
+  @Flag(help: "With --refine-calibration, refine focal lengths too.")
+  var refineFocal = false
+
   func validate() throws {
     guard cutoff.isFinite, cutoff > 0 else { throw ValidationError("--cutoff must be a positive number of Hz") }
     guard maxGap.isFinite, maxGap >= 0, maxGap <= 60 else { throw ValidationError("--max-gap must be between 0 and 60 seconds") }
@@ -69,6 +76,8 @@ struct Reconstruct: ParsableCommand {
     options.analysisOptions.smoothing.method = smoothing
     options.analysisOptions.smoothing.cutoff = cutoff
     options.analysisOptions.smoothing.maxGap = maxGap
+    options.refineCalibration = refineCalibration || refineFocal
+    options.refineFocal = refineFocal
     var output = OutputOptions()
     output.sceneFormats = noScene ? [] : [format]
     output.ballTrail = ballTrail

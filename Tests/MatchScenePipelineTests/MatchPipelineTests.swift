@@ -101,3 +101,45 @@ final class MatchPipelineTests: XCTestCase {
     XCTAssertEqual(Skeleton.coco17.torso, [5, 6, 11, 12])
   }
 }
+
+/// The calibration checks itself on the match: a camera knocked out of place is named, and
+/// `refineCalibration` puts it back.
+final class CalibrationPipelineTests: XCTestCase {
+  func testAKnockedCameraIsNamedAndRefinedBack() throws {
+    let simulated = MatchPipelineTests.simulated
+    var match = simulated.match
+    let truth = match.cameras[2]
+    // 1° about an oblique axis and 3 cm: tens of pixels at the players.
+    let knock = RigidTransform(
+      rotation: Matrix3.rodrigues(normalize(SIMD3(0.3, -0.8, 0.5)) * (1.0 * .pi / 180)), translation: SIMD3(0.02, -0.015, 0.015))
+    match.cameras[2].camFromWorld = knock * truth.camFromWorld
+    let folder = try makeTemporaryFolder().appendingPathComponent("match")
+    try MatchPipelineTests.writeMatch(match, to: folder)
+
+    var options = PipelineOptions()
+    options.analysis = false
+    let checked = try MatchPipeline(options: options).run(folder)
+    let warning = try XCTUnwrap(checked.diagnostics.first { $0.severity == .warning && $0.description.contains("disagrees") })
+    XCTAssertTrue(warning.description.contains(truth.name), warning.description)
+    XCTAssertEqual(checked.calibrationCheck?.flaggedNames, [truth.name])
+
+    options.refineCalibration = true
+    let refined = try MatchPipeline(options: options).run(folder)
+    let camera = try XCTUnwrap(refined.cameras.first { $0.name == truth.name })
+    let rotationError = (camera.camFromWorld.rotation * truth.camFromWorld.rotation.transposed).rodriguesVector
+    XCTAssertLessThan(length(rotationError) * 180 / .pi, 0.05, "rotation back within 0.05°")
+    XCTAssertLessThan(length(camera.worldFromCam.translation - truth.worldFromCam.translation), 0.005, "position back within 5 mm")
+    // The others did not move (beyond the calibration file's round trip).
+    for (a, b) in zip(refined.cameras, simulated.match.cameras) where a.name != truth.name {
+      XCTAssertLessThan(length((a.camFromWorld.rotation * b.camFromWorld.rotation.transposed).rodriguesVector), 1e-9, a.name)
+      XCTAssertLessThan(length(a.camFromWorld.translation - b.camFromWorld.translation), 1e-9, a.name)
+    }
+    let out = try makeTemporaryFolder().appendingPathComponent("out")
+    try refined.write(to: out)
+    let written = try CalibrationTOML.read(from: out.appendingPathComponent("calibration-refined.toml"))
+    XCTAssertEqual(written.map(\.name), refined.cameras.map(\.name))
+    let figures = try XCTUnwrap(refined.report?.calibration?.first { $0.name == truth.name })
+    XCTAssertTrue(figures.flagged)
+    XCTAssertLessThan(try XCTUnwrap(figures.refinedMedianPx), figures.medianPx / 3)
+  }
+}
