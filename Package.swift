@@ -122,7 +122,10 @@ let package = Package(
       name: "MatchSceneReconstructionTests",
       dependencies: ["MatchSceneReconstruction", "MatchSceneSimulation", "TestSupport"]
     ),
-    .testTarget(name: "MatchSceneAnalysisTests", dependencies: ["MatchSceneAnalysis", "TestSupport"]),
+    .testTarget(
+      name: "MatchSceneAnalysisTests",
+      dependencies: ["MatchSceneAnalysis", "MatchSceneSimulation", "MatchSceneAssets", "MatchSceneIO", "TestSupport"]
+    ),
     .testTarget(name: "MatchSceneExportTests", dependencies: ["MatchSceneExport", "TestSupport"]),
     .testTarget(name: "CLITests", dependencies: ["TestSupport", "MatchSceneIO", "MatchSceneExport", "MatchSceneAnalysis"]),
   ],
