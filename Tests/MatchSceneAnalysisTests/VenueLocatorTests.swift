@@ -135,14 +135,18 @@ final class VenueLocatorTests: XCTestCase {
     XCTAssertThrowsError(try locator.locate(ball: toss, fps: fps, upHint: .zero))
   }
 
-  /// The check passes on the true venue and fails on a world moved 3 m, and on one stood y up.
+  /// The check passes on the true venue and fails on a world moved 3 m, one whose origin is on the table
+  /// top, and one stood y up.
   func testVenueCheck() throws {
-    let ball = try noisyBall(seed: 3)
+    let ball = try noisyBall(seed: 3, duration: 20)
     let truth = VenueCheck.fits(ball: ball, venueFromWorld: .identity, table: table, fps: fps)
     XCTAssertTrue(truth.fits, truth.message)
     let moved = worldFromVenue(degrees: 30, shift: SIMD3(1.8, -2.4, 0))
     let shifted = VenueCheck.fits(ball: ball.mapValues { moved.apply($0) }, venueFromWorld: .identity, table: table, fps: fps)
     XCTAssertFalse(shifted.fits, shifted.message)
+    // A checkerboard on the table top: the world's origin at the table's centre, z up.
+    let onTop = VenueCheck.fits(ball: ball.mapValues { $0 - SIMD3(0, 0, table.surfaceHeight) }, venueFromWorld: .identity, table: table, fps: fps)
+    XCTAssertFalse(onTop.fits, onTop.message)
     let upright = worldFromVenue(degrees: 0, shift: .zero, yUp: true)
     let yUp = VenueCheck.fits(ball: ball.mapValues { upright.apply($0) }, venueFromWorld: .identity, table: table, fps: fps)
     XCTAssertFalse(yUp.fits, yUp.message)
@@ -169,7 +173,12 @@ final class VenueLocatorTests: XCTestCase {
     guard let list = ProcessInfo.processInfo.environment["VENUE_REPORT"] else { throw XCTSkip("VENUE_REPORT not set") }
     for path in list.split(separator: ":").map(String.init) {
       let points = try TracksCSV.read(from: URL(fileURLWithPath: path))
-      let ball = Dictionary(points.filter { $0.kind == .ball }.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
+      var ball = Dictionary(points.filter { $0.kind == .ball }.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
+      // VENUE_NOISE=σ adds Gaussian noise (metres per axis) to the ball.
+      if let sigma = ProcessInfo.processInfo.environment["VENUE_NOISE"].flatMap(Double.init) {
+        var rng = SeededGenerator(seed: 5)
+        ball = ball.mapValues { $0 + sigma * SIMD3(rng.gaussian(), rng.gaussian(), rng.gaussian()) }
+      }
       for yUp in [false, true] {
         let w = worldFromVenue(degrees: 30, shift: SIMD3(1.8, -2.4, 0), yUp: yUp)
         do {

@@ -49,7 +49,12 @@ struct TableOutlineFit: Sendable {
     while heading <= -Double.pi / 2 { heading += Double.pi }
     let (along, across) = project(bounces, heading: heading)
     let axis = SIMD2(cos(heading), sin(heading)), normal = SIMD2(-sin(heading), cos(heading))
-    let centreAlong = (along.max()! + along.min()!) / 2
+    var centreAlong = (along.max()! + along.min()!) / 2
+    // Kept where the net still separates every pair on opposite halves, when some place does.
+    if !opposite.isEmpty {
+      let lo = opposite.map { min(along[$0.0], along[$0.1]) }.max()!, hi = opposite.map { max(along[$0.0], along[$0.1]) }.min()!
+      if lo < hi { centreAlong = min(max(centreAlong, lo), hi) }
+    }
     let centreAcross = (across.max()! + across.min()!) / 2
     let violations = opposite.filter { (along[$0.0] - centreAlong) * (along[$0.1] - centreAlong) > 0 }.count
     return Result(

@@ -11,10 +11,12 @@ public enum VenueCheck {
   /// Checks the ball against a table at `venueFromWorld`.
   ///
   /// In the venue frame the ball's flights are fitted with gravity along −z (`FlightSegmentation`);
-  /// their own constant-acceleration fits must fall within 10° of −z (else up is wrong). Contacts where
-  /// the vertical velocity turns from down to up with the horizontal direction kept are bounces; those
-  /// at the table's height (± 5 cm) must lie on its outline, `minInsideShare` of them, and when
-  /// bounces are found at all, some must be at the table's height or the floor's.
+  /// the gravity they show must lie within 10° of −z (else up is wrong). Contacts where the vertical
+  /// velocity turns from down to up with the horizontal direction kept are bounces; the table's plane
+  /// among their heights (as `VenueLocator` finds it) must be the table's top (± 5 cm: a calibration
+  /// whose origin lies on the table top fails here), and `minInsideShare` of the bounces at that
+  /// height must lie on the table's outline. With fewer than `minBounces` bounces at one height the
+  /// check cannot tell and passes, saying so.
   ///
   /// - Parameters:
   ///   - ball: the ball's positions by frame in the world.
@@ -36,18 +38,21 @@ public enum VenueCheck {
       }
     }
     let bounces = finder.contacts(flights, fps: fps).filter { $0.kind == .bounce }
-    guard !bounces.isEmpty else { return (true, "no bounces of the ball to check the venue against") }
     let rest = table.surfaceHeight + table.ballRadius
+    // The table's plane as the locator finds it: the densest bounce height (or the one the table's
+    // height above it, when that was the floor).
+    guard bounces.count >= minBounces, let plane = VenueLocator(table: table).tablePlane(bounces.map(\.position.z)),
+      plane.count >= minBounces
+    else {
+      return (true, "\(bounces.count) bounce(s) of the ball, none \(minBounces) at one height: too few to check the venue against")
+    }
     let atTable = bounces.filter { abs($0.position.z - rest) <= 0.05 }
-    let atFloor = bounces.filter { abs($0.position.z - table.ballRadius) <= 0.05 }
-    guard atTable.count >= minBounces else {
-      if atTable.isEmpty && atFloor.isEmpty {
-        return (
-          false,
-          "none of the ball's \(bounces.count) bounces is at the table's height (\(rest) m) or the floor's: the world is not the venue frame (give [venue] in match.toml, or run matchscene locate-venue)"
-        )
-      }
-      return (true, "\(atTable.count) bounce(s) at the table's height: too few to check the table's place")
+    guard abs(plane.height - rest) <= 0.05 else {
+      return (
+        false,
+        String(format: "the ball bounces most at %.2f m (%d bounces), not on a table top at %.2f m: the world is not the venue frame (give [venue] in match.toml, or run matchscene locate-venue)",
+               plane.height, plane.count, rest)
+      )
     }
     let slack = 0.05
     let inside = atTable.filter { abs($0.position.x) <= table.length / 2 + slack && abs($0.position.y) <= table.width / 2 + slack }
