@@ -190,6 +190,7 @@ final class VenueLocatorTests: XCTestCase {
                        path, yUp ? " y-up" : "", 100 * r.centreError, 100 * c.x, 100 * c.y, 100 * c.z, r.headingError, r.upError,
                        r.estimate.tableBounces, r.estimate.netContacts, 100 * r.estimate.centreSigma.x, 100 * r.estimate.centreSigma.y,
                        r.estimate.headingSigma, r.estimate.upSigma, r.estimate.floorBounces))
+          if ProcessInfo.processInfo.environment["VENUE_TOML"] != nil { print(r.estimate.tomlTable) }
         } catch {
           print("REPORT \(path): \(error)")
         }

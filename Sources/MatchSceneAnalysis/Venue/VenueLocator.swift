@@ -79,8 +79,16 @@ public enum VenueLocatorError: Error, Equatable, CustomStringConvertible {
 ///    on opposite halves; contacts with the net (the ball stopped above the table near net height with
 ///    no bounce) fix the net's place.
 /// 5. Uncertainties: bootstrap over the bounces (Efron & Tibshirani, "An Introduction to the
-///    Bootstrap", 1993, ch. 6). The centre's accuracy is that of the bounces nearest the table's edges:
-///    a few centimetres from a 30 s match whose bounces stay 5–15 cm inside the edges.
+///    Bootstrap", 1993, ch. 6); the estimate is their mean (bagging).
+///
+/// Accuracy is that of the bounces nearest the table's edges, not of the ball's positions: up comes
+/// within 0.1° and the table's height within millimetres, but the simulated matches' bounces stay
+/// 5–25 cm inside the edges, which leaves the centre free by centimetres and the heading by degrees.
+/// Measured on the simulator's matches (seeds 1–5, reconstructed, re-expressed turned 30° and moved
+/// 3 m, and y up): 30 s, centre 1–16 cm and heading 1.9–8.3°; 60 s, centre 1–5 cm and heading
+/// 0.2–2.9°. Ball noise up to 1 cm changes little. The same estimators on the simulator's true
+/// bounce positions do no better, so the ball alone cannot place the table to a centimetre in a
+/// 30 s match. The errors stay within 3 σ of the reported uncertainties.
 public struct VenueLocator: Sendable {
   public var table: TableGeometry
   public var options: VenueLocatorOptions
