@@ -158,6 +158,27 @@ final class VenueLocatorTests: XCTestCase {
     XCTAssertTrue(located.fits, located.message)
   }
 
+  /// The table's plane is the densest bounce height, unless that one has a cluster the table's height
+  /// above it (then it was the floor: a ball settling on the floor after every rally).
+  func testTablePlaneAboveAFloorWithMoreBounces() throws {
+    let locator = VenueLocator(table: table)
+    let floor = (0..<12).map { 0.02 + 0.002 * Double($0 % 3) }, top = (0..<6).map { 0.78 + 0.003 * Double($0 % 2) }
+    let plane = try XCTUnwrap(locator.tablePlane(floor + top))
+    assertClose(plane.height, 0.7815, absolute: 0.002)
+    XCTAssertEqual(plane.count, 6)
+    XCTAssertEqual(try XCTUnwrap(locator.tablePlane(floor)).count, 12)
+    XCTAssertNil(locator.tablePlane([]))
+  }
+
+  /// The ball rows of a reconstruction, by frame.
+  func testBallOfAReconstruction() {
+    let points = [
+      TrackPoint(frame: 3, time: 0.05, track: "P1", kind: .player, joint: "nose", position: SIMD3(1, 1, 1), reprojectionPx: 0, views: 2),
+      TrackPoint(frame: 3, time: 0.05, track: "ball", kind: .ball, joint: "ball", position: SIMD3(0, 0, 1), reprojectionPx: 0, views: 2),
+    ]
+    XCTAssertEqual(VenueLocator.ball(in: points), [3: SIMD3(0, 0, 1)])
+  }
+
   /// The frame built from up, origin and long axis follows the `[venue]` convention.
   func testVenueFrameConvention() throws {
     let v = try XCTUnwrap(VenueFrame.venueFromWorld(up: SIMD3(0, 2, 0), origin: SIMD3(1, 0, 2), longAxis: SIMD3(0, 0.5, -1)))
