@@ -71,7 +71,7 @@ struct BallContactFinder: Sendable {
   /// what the model's gravity lacks (drag is in the model, so it does not bias the estimate).
   /// Corrections are combined by their inverse variances (from each fit's residual scatter) after
   /// dropping those more than 3 m/s² off their median (a "flight" of a ball carried in the hand).
-  /// Returns g, its standard error per axis (m/s²) and the number of flights used; nil when no flight
+  /// Returns g, its standard error (m/s², the same on each axis) and the number of flights used; nil when no flight
   /// has `minObservations` over `minDuration` seconds.
   static func gravity(
     _ flights: [BallFlight], observations: [Int: SIMD3<Double>], fps: Double, minObservations: Int = 8,

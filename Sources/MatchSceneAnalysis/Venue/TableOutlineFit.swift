@@ -3,13 +3,15 @@ import MatchSceneCore
 /// The table's heading and centre in a levelled plane, from where the ball bounced on it.
 ///
 /// The bounces lie inside the table's outline, `length` × `width`, and a bounce followed by one on the
-/// other half (the next stroke's, or the serve's second) lies across the net from it. Within those
-/// constraints the estimate is the tightest box: the heading that makes the bounces' bounding box
-/// smallest (length plus width, the bounding box of least perimeter; Freeman & Shapira, "Determining
-/// the minimum-area encasing rectangle for an arbitrary closed curve", CACM 18(7), 1975, show the
-/// optimum has a side on the hull, which a fine scan of headings finds), and the centre midway
-/// between the extreme bounces across and along — the centre of a uniform distribution's support
-/// estimated by its midrange, which assumes play that reaches both sides and both ends alike.
+/// other half (the next stroke's, or the serve's second) lies across the net from it. The estimate is
+/// the tightest box: the heading that makes the bounces' bounding box smallest (length plus width: the
+/// enclosing rectangle of least perimeter, which has a side on the convex hull — Toussaint, "Solving
+/// geometric problems with the rotating calipers", IEEE MELECON 1983; a scan of headings in steps of
+/// `step` finds it), and the centre midway between the extreme bounces across and along — the centre
+/// of a uniform distribution's support estimated by its midrange, which assumes play that reaches both
+/// sides and both ends alike — kept where the net still separates the bounces on opposite halves.
+/// The table's size only bounds the search (the heading's span); where the bounces stay well inside
+/// the edges the box leaves the heading free by degrees.
 struct TableOutlineFit: Sendable {
   var length: Double
   var width: Double
@@ -25,8 +27,6 @@ struct TableOutlineFit: Sendable {
     var centre: SIMD2<Double>
     /// Bounding box of the bounces along and across the table, metres.
     var extent: SIMD2<Double>
-    /// Pairs of consecutive bounces on opposite halves that the net line leaves on one side.
-    var pairViolations: Int
   }
 
   /// - Parameters:
@@ -56,10 +56,9 @@ struct TableOutlineFit: Sendable {
       if lo < hi { centreAlong = min(max(centreAlong, lo), hi) }
     }
     let centreAcross = (across.max()! + across.min()!) / 2
-    let violations = opposite.filter { (along[$0.0] - centreAlong) * (along[$0.1] - centreAlong) > 0 }.count
     return Result(
       heading: heading, centre: centreAlong * axis + centreAcross * normal,
-      extent: SIMD2(along.max()! - along.min()!, across.max()! - across.min()!), pairViolations: violations)
+      extent: SIMD2(along.max()! - along.min()!, across.max()! - across.min()!))
   }
 
   /// Where a contact with the net puts the net along a long axis at `heading`: one ball radius beyond
