@@ -217,7 +217,10 @@ final class VenueLocatorTests: XCTestCase {
         }
       }
       let check = VenueCheck.fits(ball: ball, venueFromWorld: .identity, table: table, fps: fps)
-      print("REPORT \(path) check: \(check)")
+      let moved = worldFromVenue(degrees: 30, shift: SIMD3(1.8, -2.4, 0)), upright = worldFromVenue(degrees: 0, shift: .zero, yUp: true)
+      let checkMoved = VenueCheck.fits(ball: ball.mapValues { moved.apply($0) }, venueFromWorld: .identity, table: table, fps: fps)
+      let checkUpright = VenueCheck.fits(ball: ball.mapValues { upright.apply($0) }, venueFromWorld: .identity, table: table, fps: fps)
+      print("REPORT \(path) check: \(check.fits) / moved \(checkMoved.fits) / y up \(checkUpright.fits): \(checkMoved.message)")
     }
   }
 }
