@@ -108,6 +108,16 @@ final class VenueLocatorTests: XCTestCase {
     XCTAssertLessThan(r.headingError, 3 * r.estimate.headingSigma + 0.5)
   }
 
+  /// A world whose z points down, given as z up (the default hint): up is found from the ball's fall.
+  func testFindsUpWhenTheHintIsUpsideDown() throws {
+    let ball = try noisyBall(seed: 4, duration: 20)
+    let w = RigidTransform(rotation: Matrix3.rodrigues(SIMD3(Double.pi, 0, 0)), translation: SIMD3(0.5, 1, 2))
+    let r = try recover(ball, worldFromVenue: w, upHint: SIMD3(0, 0, 1))
+    XCTAssertLessThan(r.upError, 0.3)
+    assertClose(r.estimate.upHintAngle, 180, absolute: 0.3)
+    XCTAssertLessThan(r.centreError, 3 * length(r.estimate.centreSigma) + 0.01)
+  }
+
   /// Not enough evidence fails with a reason: a ball lying still, a ball seen in a few frames, one
   /// free flight with no bounce.
   func testFailsCleanlyWithoutBounces() {

@@ -115,15 +115,25 @@ public struct VenueLocator: Sendable {
     let finder = BallContactFinder(model: BallModel(gravity: SIMD3(0, 0, -9.81), drag: options.ballDrag), segmentation: options.segmentation)
 
     // 1. Up from gravity, re-levelling until the direction settles (the flights are then fitted in a
-    // frame levelled within 0.02° of the gravity they show).
+    // frame levelled within 0.02° of the gravity they show). A hint far off (a z-down world given as z
+    // up) leaves no flight long enough to measure gravity: the world's axes are tried next, nearest
+    // the hint first.
     var up = hint
     var flights: [BallFlight] = []
     var gravity: (g: SIMD3<Double>, standardError: SIMD3<Double>, flights: Int)? = nil
-    for _ in 0..<5 {
+    let axes: [SIMD3<Double>] = [SIMD3(0, 0, 1), SIMD3(0, 0, -1), SIMD3(0, 1, 0), SIMD3(0, -1, 0), SIMD3(1, 0, 0), SIMD3(-1, 0, 0)]
+    var fallbacks = axes.filter { Self.angle($0, hint) > 0.1 }.sorted { Self.angle($0, hint) < Self.angle($1, hint) }
+    for _ in 0..<(5 + axes.count) {
       let levelling = VenueFrame.levelling(up: up)
       let levelled = ball.mapValues { levelling * $0 }
       let found = finder.flights(levelled.map { (frame: $0.key, position: $0.value) }, fps: fps)
-      guard let g = BallContactFinder.gravity(found, observations: levelled, fps: fps) else { break }
+      guard let g = BallContactFinder.gravity(found, observations: levelled, fps: fps) else {
+        if gravity == nil, !fallbacks.isEmpty {
+          up = fallbacks.removeFirst()
+          continue
+        }
+        break
+      }
       (flights, gravity) = (found, g)
       guard options.estimateUp else { break }
       let newUp = -normalize(levelling.transposed * g.g)
