@@ -190,6 +190,9 @@ public struct VenueLocator: Sendable {
       // The bootstrap mean (bagging, Breiman 1996): smooths the extreme-value estimates.
       result.heading += headings.reduce(0, +) / Double(headings.count)
       result.centre = centres.reduce(SIMD2<Double>.zero, +) / Double(centres.count)
+      // Back within (−90°, 90°]: the long axis up to its sign.
+      if result.heading > Double.pi / 2 { result.heading -= Double.pi }
+      if result.heading <= -Double.pi / 2 { result.heading += Double.pi }
     }
     let headingSigma = Self.standardDeviation(headings)
     let axis2 = SIMD2(cos(result.heading), sin(result.heading))
