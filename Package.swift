@@ -173,7 +173,10 @@ let package = Package(
     ),
     .testTarget(
       name: "MatchSceneAnalysisTests",
-      dependencies: ["MatchSceneAnalysis", "MatchSceneMotion", "MatchSceneBallPlay", "MatchSceneEvaluation", "TestSupport"]
+      dependencies: [
+        "MatchSceneAnalysis", "MatchSceneMotion", "MatchSceneBallPlay", "MatchSceneEvaluation", "MatchSceneSimulation",
+        "MatchSceneAssets", "MatchSceneIO", "TestSupport",
+      ]
     ),
     .testTarget(
       name: "MatchSceneExportTests",

@@ -55,28 +55,48 @@ public struct VenueFrame: Sendable, Equatable {
     self.init(venueFromWorld: RigidTransform(rotation: rotation, translation: -(rotation * origin)), source: source)
   }
 
-  /// The frame whose long axis is `heading` degrees about `up` from the world x axis (projected onto
-  /// the ground; from the world y axis when x is vertical).
+  /// The frame whose long axis is `headingDegrees` about `up` from `headingReference(up:)`.
   public init?(up: SIMD3<Double>, origin: SIMD3<Double>, headingDegrees: Double, source: Source = .given) {
-    guard headingDegrees.isFinite, let base = VenueFrame(up: up, origin: origin, longAxis: Self.reference(up: up)) else {
-      return nil
-    }
-    let a = headingDegrees * .pi / 180
-    let x = base.longAxis, y = base.venueFromWorld.rotation.row(1)
-    self.init(up: up, origin: origin, longAxis: x * cos(a) + y * sin(a), source: source)
+    guard headingDegrees.isFinite, length(up) > 0 else { return nil }
+    self.init(up: up, origin: origin, longAxis: Self.longAxis(up: up, heading: headingDegrees), source: source)
   }
 
-  /// The world's x axis, or its y axis when x is (nearly) vertical: the direction headings start from.
-  static func reference(up: SIMD3<Double>) -> SIMD3<Double> {
-    let z = up / (up * up).sum().squareRoot()
-    return abs(z.x) > 0.99 ? SIMD3(0, 1, 0) : SIMD3(1, 0, 0)
-  }
-
-  /// The venue's heading: the angle of its long axis about up from the world x axis, degrees in (−180, 180].
+  /// The venue's heading: degrees about up from `headingReference(up:)` to its long axis, in (−180, 180].
   public var headingDegrees: Double {
-    let base = VenueFrame(up: up, origin: .zero, longAxis: Self.reference(up: up))!
-    let x = longAxis
-    return atan2((x * base.venueFromWorld.rotation.row(1)).sum(), (x * base.longAxis).sum()) * 180 / .pi
+    let e1 = Self.headingReference(up: up), e2 = cross(normalize(up), e1)
+    return atan2(dot(longAxis, e2), dot(longAxis, e1)) * 180 / .pi
+  }
+
+  /// `venueFromWorld` of the frame with z = `up`, x = `longAxis` made orthogonal to up (Gram–Schmidt),
+  /// y = z × x and the origin at `origin`; nil when `up` is zero or `longAxis` (nearly) parallel to it.
+  public static func venueFromWorld(up: SIMD3<Double>, origin: SIMD3<Double>, longAxis: SIMD3<Double>) -> RigidTransform? {
+    VenueFrame(up: up, origin: origin, longAxis: longAxis)?.venueFromWorld
+  }
+
+  /// The world's x axis projected onto the plane across `up`: where headings start. When up is (nearly)
+  /// the world's x axis, the world's y axis projected instead.
+  public static func headingReference(up: SIMD3<Double>) -> SIMD3<Double> {
+    let z = normalize(up)
+    var reference = SIMD3<Double>(1, 0, 0)
+    if abs(dot(reference, z)) > 0.9 { reference = SIMD3(0, 1, 0) }
+    return normalize(reference - dot(reference, z) * z)
+  }
+
+  /// The direction `degrees` about `up` (right-handed) from `headingReference(up:)`.
+  public static func longAxis(up: SIMD3<Double>, heading degrees: Double) -> SIMD3<Double> {
+    let z = normalize(up)
+    let e1 = headingReference(up: z)
+    let e2 = cross(z, e1)
+    let a = degrees * Double.pi / 180
+    return cos(a) * e1 + sin(a) * e2
+  }
+
+  /// A rotation whose third row is `up`: world → a level frame with z up and x along
+  /// `headingReference(up:)`.
+  public static func levelling(up: SIMD3<Double>) -> Matrix3 {
+    let z = normalize(up)
+    let x = headingReference(up: z)
+    return Matrix3(rows: x, cross(z, x), z)
   }
 
   /// What holds when nothing says where the venue is: the world's origin and axes are the venue's, up
