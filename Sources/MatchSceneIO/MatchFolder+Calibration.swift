@@ -18,6 +18,10 @@ extension MatchFolder {
     func key(_ camera: String) -> String { isEasyMocap ? "K_\(camera)" : camera }
   }
 
+  /// The cameras of the calibration at `url` (a file, or a folder holding one), in any layout
+  /// `readCalibration` reads.
+  public static func cameras(calibration url: URL) throws -> [Camera] { try readCalibration(url).cameras }
+
   /// Reads the calibration at `url`: a folder (its file as `findCalibration(in:)` picks it), a
   /// `.yml` / `.yaml` file (an EasyMocap pair, see `easyMocapPair(for:)`), a `.qca.txt` file
   /// (Qualisys), or anything else as TOML.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MatchSceneAssets
 import MatchSceneCore
 import MatchSceneIO
 import MatchScenePipeline
@@ -13,7 +14,9 @@ struct LocateVenue: ParsableCommand {
       Reads <out>/tracks.csv and <out>/report.json. Up comes from the ball's flights (gravity), the table top from the \
       densest plane of bounces, its heading and centre from the bounces' extent, the net from consecutive bounces on \
       opposite halves and from net touches; the uncertainties are bootstrapped over the bounces. The bounces rarely \
-      reach the table's edges, so expect centimetres and degrees from a minute of play, less from longer matches.
+      reach the table's edges, so expect centimetres and degrees from a minute of play, less from longer matches. \
+      For millimetres, click the table's four top corners in one or more camera images and pass them with --corners \
+      (a TOML file: [cam01] corners = [[x, y], [x, y], [x, y], [x, y]], in the same order around the table in every camera).
       """)
 
   @Argument(help: "The output folder of `matchscene reconstruct`.")
@@ -25,11 +28,32 @@ struct LocateVenue: ParsableCommand {
   @Option(help: "Sport (default: the one the reconstruction used).")
   var sport: String?
 
+  @Option(help: "The table's top corners clicked in camera images (TOML: [<camera>] corners = [[x, y] × 4]); uses --calibration.")
+  var corners: String?
+
+  @Option(help: "With --corners: the calibration (a .toml, intri.yml, .qca.txt or a folder holding one).")
+  var calibration: String?
+
   func validate() throws {
+    if corners != nil && calibration == nil { throw ValidationError("--corners needs --calibration (the cameras the corners were clicked in)") }
     if let up, MatchConfig.upVector(up) == nil { throw ValidationError("--up must be x, y, z, -x, -y or -z, got '\(up)'") }
   }
 
   func run() throws {
+    if let corners, let calibration {
+      let cameras = try MatchFolder.cameras(calibration: URL(fileURLWithPath: calibration))
+      let clicks = try TableCorners.read(URL(fileURLWithPath: corners), cameras: cameras)
+      let spec = try SportSpec.builtIn(sport ?? "table-tennis")
+      guard let table = try spec.tableGeometry() else {
+        throw ValidationError("--corners locates a table; \(spec.name) has none")
+      }
+      let (venue, rms) = try TableCorners.venue(clicks, table: table, file: corners)
+      print(MatchConfig.renderVenueTable(venue, comment: String(
+        format: "located from the table's corners clicked in %d camera(s) (matchscene locate-venue --corners): %.2f px RMS\n"
+          + "heading %.2f°; the table's two ends cannot be told apart (add 180° to swap them)",
+        clicks.count, rms, venue.headingDegrees)), terminator: "")
+      return
+    }
     let estimate = try VenueLocation.locate(
       output: URL(fileURLWithPath: output), upHint: up.flatMap(MatchConfig.upVector), sport: sport)
     print(estimate.tomlTable, terminator: "")

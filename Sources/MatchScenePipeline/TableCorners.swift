@@ -1,0 +1,65 @@
+import Foundation
+import MatchSceneAnalysis
+import MatchSceneCore
+import MatchSceneGeometry
+import MatchSceneIO
+
+/// The venue from the table's four top corners clicked in one or more camera images: a corners file
+///
+/// ```toml
+/// # the table's top corners in each camera's image, pixels, in the same order around the table
+/// [cam01]
+/// corners = [[812.5, 604.0], [1310.2, 640.8], [1402.0, 733.1], [701.4, 690.3]]
+/// ```
+///
+/// gives the table's pose by `PlanarTargetPose` (a homography per camera, refined over all cameras);
+/// a click error of a pixel or two moves the centre by millimetres, where the ball's bounces leave
+/// centimetres.
+public enum TableCorners {
+  /// The clicks of `file` for the calibrated `cameras`.
+  /// - Throws: `InputError` naming the file and camera of a malformed entry or an uncalibrated camera.
+  public static func read(_ file: URL, cameras: [Camera]) throws -> [PlanarTargetPose.Clicks] {
+    let document = try TOMLDocument(contentsOf: file)
+    var clicks: [PlanarTargetPose.Clicks] = []
+    for name in document.rootView.keys.sorted() {
+      guard let table = try document.rootView.subtable(name) else {
+        throw InputError(file: file.path, location: .key(name), "expected a table [\(name)] with corners = [[x, y] × 4]")
+      }
+      guard let camera = cameras.first(where: { $0.name == name }) else {
+        throw InputError(
+          file: file.path, location: .key(name),
+          "no calibrated camera of that name (calibrated: \(cameras.map(\.name).joined(separator: ", ")))")
+      }
+      guard let flat = try table.matrix("corners", rows: 4, columns: 2) else {
+        throw table.fail("corners", "missing: the table's four top corners, [[x, y], [x, y], [x, y], [x, y]] in pixels")
+      }
+      let corners = (0..<4).map { SIMD2(flat[2 * $0], flat[2 * $0 + 1]) }
+      for c in corners where abs(c.x) > 1e6 || abs(c.y) > 1e6 {
+        throw table.fail("corners", "pixel (\(c.x), \(c.y)) is beyond ±10⁶ px")
+      }
+      clicks.append(PlanarTargetPose.Clicks(camera: camera, corners: corners))
+    }
+    guard !clicks.isEmpty else { throw InputError(file: file.path, "no camera's corners; expected [<camera>] corners = [[x, y] × 4]") }
+    return clicks
+  }
+
+  /// The venue frame of the table whose corners were clicked (origin on the floor below its centre,
+  /// up out of its top, long axis along its length; its two ends cannot be told apart), and the
+  /// corners' root-mean-square reprojection error in pixels.
+  /// - Throws: `InputError` naming `file` when no pose fits.
+  public static func venue(_ clicks: [PlanarTargetPose.Clicks], table: TableGeometry, file: String) throws
+    -> (venue: VenueFrame, rmsPx: Double)
+  {
+    guard let pose = PlanarTargetPose.locate(clicks, length: table.length, width: table.width) else {
+      throw InputError(file: file, "no table pose fits these corners in front of the cameras; are they the table's four top corners, in order around it?")
+    }
+    let worldFromTable = pose.worldFromTarget
+    let up = worldFromTable.rotation * SIMD3(0, 0, 1)
+    let origin = worldFromTable.apply(SIMD3(0, 0, -table.surfaceHeight))
+    let longAxis = worldFromTable.rotation * SIMD3(1, 0, 0)
+    guard let venue = VenueFrame(up: up, origin: origin, longAxis: longAxis, source: .estimated) else {
+      throw InputError(file: file, "the corners give a degenerate table pose")
+    }
+    return (venue, pose.rmsPx)
+  }
+}
