@@ -42,9 +42,7 @@ public struct MatchPipeline: Sendable {
     var match = loaded.match
     let sport = try SportSpec.builtIn(match.sport)
     var diagnostics = loaded.diagnostics
-    guard let range = options.frames ?? loaded.commonFrames ?? match.frameRange else {
-      throw InputError(file: folder.path, "no detections found in any camera")
-    }
+    let range = try Self.frames(options.frames, loaded: loaded, folder: folder)
     lap("read")
 
     var reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
@@ -130,6 +128,12 @@ public struct MatchPipeline: Sendable {
     }
     lap("analyse")
 
+    if motion.tracks.allSatisfy({ $0.presentFrameCount == 0 }) {
+      throw InputError(
+        file: folder.path,
+        "nothing was reconstructed in frames \(range.lowerBound)–\(range.upperBound): no person or ball was seen by two "
+          + "cameras that agree (check that the cameras see the same scene, the calibration and [frame_offsets])")
+    }
     var report = reconstructed.report?.renamingTracks(roles)
     report?.warnings = diagnostics.map(\.description)
     report?.sport = sport.id
@@ -141,6 +145,42 @@ public struct MatchPipeline: Sendable {
       events: events, scores: scores, playerNames: match.playerNames, calibrationCheck: check,
       calibrationRefinement: refinement, report: report, diagnostics: diagnostics, frames: range,
       analysed: options.analysis, timings: timings)
+  }
+
+  /// Most frames one run takes (about 46 h at 60 fps): a range wider than this is a mistake in the input.
+  public static let maxFrames = 10_000_000
+
+  /// The frames to process: `requested` (a `--frames` range) within the frames the cameras cover, else
+  /// the frames every camera covers.
+  /// - Throws: `InputError` when there are no detections, the cameras' frames do not overlap, the
+  ///   requested range misses the data, or the range is wider than `maxFrames`.
+  static func frames(_ requested: ClosedRange<Int>?, loaded: LoadedMatch, folder: URL) throws -> ClosedRange<Int> {
+    guard let covered = loaded.match.frameRange else {
+      throw InputError(file: folder.path, "no detections found in any camera")
+    }
+    let text = { (r: ClosedRange<Int>) in "\(r.lowerBound)–\(r.upperBound)" }
+    if let requested {
+      guard requested.overlaps(covered) else {
+        throw InputError(
+          file: "frames option", "\(text(requested)) holds no detections; the cameras cover match frames \(text(covered))")
+      }
+      let range = requested.clamped(to: covered)
+      guard range.count <= maxFrames else {
+        throw InputError(file: "frames option", "\(range.count) frames; at most \(maxFrames) in one run")
+      }
+      return range
+    }
+    guard let common = loaded.commonFrames else {
+      let list = loaded.cameraFrames.sorted { $0.key < $1.key }.map { "\($0.key) \(text($0.value))" }.joined(separator: ", ")
+      throw InputError(
+        file: folder.path,
+        "the cameras' frames do not overlap (\(list)): no frame is seen by all; set [frame_offsets] in match.toml, "
+          + "or choose frames with --frames")
+    }
+    guard common.count <= maxFrames else {
+      throw InputError(file: folder.path, "the cameras cover \(common.count) frames together; at most \(maxFrames) in one run (use --frames)")
+    }
+    return common
   }
 
   /// The report's per-camera calibration figures.
