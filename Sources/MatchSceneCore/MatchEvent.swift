@@ -37,3 +37,15 @@ public struct MatchEvent: Sendable, Equatable, Codable {
     self.rally = rally
   }
 }
+
+extension MatchEvent {
+  /// The event with its position mapped by `transform` (e.g. `worldFromVenue`).
+  public func transformed(by transform: RigidTransform) -> MatchEvent {
+    var e = self
+    if let p = position, p.count == 3 {
+      let q = transform.apply(SIMD3(p[0], p[1], p[2]))
+      e.position = [q.x, q.y, q.z]
+    }
+    return e
+  }
+}

@@ -6,6 +6,19 @@ import MatchSceneGeometry
 import MatchSceneIO
 import MatchSceneReconstruction
 
+/// Seconds spent per stage, in order.
+struct StageClock {
+  private(set) var laps: [(stage: String, seconds: Double)] = []
+  private var last = Date()
+
+  /// Ends `stage`: the time since the previous lap (or the clock's start).
+  mutating func lap(_ stage: String) {
+    let now = Date()
+    laps.append((stage, now.timeIntervalSince(last)))
+    last = now
+  }
+}
+
 /// The whole chain for one match folder, as `matchscene reconstruct` runs it: read → reconstruct
 /// (association, robust triangulation, identity tracking) → analyse in the venue frame (smoothing,
 /// bone lengths, ball flights, events, who plays, the score) → a `MatchResult` to write.
@@ -28,14 +41,7 @@ public struct MatchPipeline: Sendable {
   ///   of range; `GeometryError` for an unusable camera.
   public func run(_ folder: URL, progress: Progress? = nil) throws -> MatchResult {
     try options.check()
-    var timings: [(stage: String, seconds: Double)] = []
-    var clock = Date()
-    func lap(_ stage: String) {
-      let now = Date()
-      timings.append((stage, now.timeIntervalSince(clock)))
-      clock = now
-    }
-
+    var clock = StageClock()
     var input = options.input
     if input.defaultFPSForSport == nil { input.defaultFPSForSport = { try? SportSpec.builtIn($0).defaultFPS } }
     let loaded = try MatchFolder.load(folder, options: input)
@@ -43,90 +49,27 @@ public struct MatchPipeline: Sendable {
     let sport = try SportSpec.builtIn(match.sport)
     var diagnostics = loaded.diagnostics
     let range = try Self.frames(options.frames, loaded: loaded, folder: folder)
-    lap("read")
+    clock.lap("read")
 
     var reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
       progress?("reconstruct", $0, range.count)
     }
-    lap("reconstruct")
-
-    var check: CalibrationSelfCheckResult?
-    var refinement: CalibrationRefinementResult?
-    if options.checkCalibration || options.refineCalibration {
-      let evidence = CalibrationEvidence().sample(match: match, motion: reconstructed.motion)
-      let found = CalibrationSelfCheck.check(cameras: match.cameras, points: evidence.points, observations: evidence.observations)
-      check = found
-      for warning in found.warnings {
-        diagnostics.append(Diagnostic(.warning, InputError(
-          file: folder.appendingPathComponent("calibration").path, location: .key(warning.name),
-          warning.message + (options.refineCalibration ? "" : "; --refine-calibration corrects its pose from the match"))))
-      }
-      if options.refineCalibration {
-        var refine = CalibrationRefinementOptions()
-        refine.refineFocal = options.refineFocal
-        // Keep the cameras that agree where they are (they fix the world frame and its scale) and move
-        // the ones that disagree; with none flagged, the automatic gauge holds one camera and a distance.
-        let flagged = Set(found.warnings.map(\.camera))
-        if !flagged.isEmpty, match.cameras.count - flagged.count >= 2 {
-          refine.fixedCameras = Set(match.cameras.indices.filter { !flagged.contains($0) })
-        }
-        let refined = try CalibrationRefinement.refine(
-          cameras: match.cameras, points: evidence.points, observations: evidence.observations, options: refine)
-        refinement = refined
-        match.cameras = refined.cameras
-        lap("refine calibration")
-        reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
-          progress?("reconstruct again", $0, range.count)
-        }
-        lap("reconstruct again")
-      }
-    }
+    clock.lap("reconstruct")
+    let (check, refinement) = try calibrate(
+      &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
 
     let venue = options.venue ?? match.venue ?? .assumed(worldUp: match.worldUp)
-    var motion = venue.isIdentity ? reconstructed.motion : reconstructed.motion.transformed(by: venue.venueFromWorld)
-    var events: [MatchEvent] = []
-    let table = try sport.tableGeometry()
-    if options.analysis {
-      var analyzer = MatchAnalyzer(
-        table: table, ball: sport.ballModel, ballRadius: sport.ball.radius, options: options.analysisOptions)
-      let raw = motion
-      var analysed = analyzer.run(raw)
-      if let table, venue.source == .assumed, let problem = TablePlacementCheck(table: table).problem(with: analysed) {
-        // Events found at a table that is not where it is assumed to be would be invented: none.
-        diagnostics.append(Diagnostic(.warning, InputError(
-          file: folder.appendingPathComponent("match.toml").path, location: .key("venue"),
-          "\(problem); events and the score were skipped. Run `matchscene locate-venue <output>` and paste the [venue] "
-            + "table it prints into match.toml (the calibration's world is taken as the venue: z up, the table's "
-            + "centre at the origin, its length along x)")))
-        analyzer.table = nil
-        analysed = analyzer.run(raw)
-      }
-      motion = analysed.motion
-      events = analysed.events
-      if table == nil {
-        diagnostics.append(Diagnostic(.note, InputError(
-          file: "sports/\(sport.id).toml", location: .key("venue.kind"),
-          "\(sport.name) has no table: events (bounces, hits, net, rallies) are found for table tennis only and were "
-            + "skipped; players smoothed with constant bone lengths, ball flights fitted with the sport's ball")))
-      }
-    }
-    let roles = options.roles.assign(motion, events: events, area: sport.venueArea, table: table != nil)
+    let inVenue = venue.isIdentity ? reconstructed.motion : reconstructed.motion.transformed(by: venue.venueFromWorld)
+    var (motion, events) = try analyse(inVenue, sport: sport, venue: venue, folder: folder, diagnostics: &diagnostics)
+    let roles = options.roles.assign(motion, events: events, area: sport.venueArea, table: try sport.tableGeometry() != nil)
     motion = motion.renamingTracks(roles)
     events = events.renamingTracks(roles)
     let scores = Scoreboard.compute(events, sides: Scoreboard.sides(of: motion))
     if !venue.isIdentity {
-      let worldFromVenue = venue.worldFromVenue
-      motion = motion.transformed(by: worldFromVenue)
-      events = events.map { event in
-        var e = event
-        if let p = e.position, p.count == 3 {
-          let q = worldFromVenue.apply(SIMD3(p[0], p[1], p[2]))
-          e.position = [q.x, q.y, q.z]
-        }
-        return e
-      }
+      motion = motion.transformed(by: venue.worldFromVenue)
+      events = events.map { $0.transformed(by: venue.worldFromVenue) }
     }
-    lap("analyse")
+    clock.lap("analyse")
 
     if motion.tracks.allSatisfy({ $0.presentFrameCount == 0 }) {
       throw InputError(
@@ -144,7 +87,69 @@ public struct MatchPipeline: Sendable {
       folder: folder, sport: sport, cameras: match.cameras, worldUp: match.worldUp, venue: venue, motion: motion,
       events: events, scores: scores, playerNames: match.playerNames, calibrationCheck: check,
       calibrationRefinement: refinement, report: report, diagnostics: diagnostics, frames: range,
-      analysed: options.analysis, timings: timings)
+      analysed: options.analysis, timings: clock.laps)
+  }
+
+  /// Checks each camera against the others on the reconstructed people, warning by name; with
+  /// `refineCalibration`, refines the cameras that disagree (the others fixed: they keep the world frame
+  /// and its scale; with none flagged, the automatic gauge holds one camera and a distance) and
+  /// reconstructs again with them.
+  func calibrate(
+    _ match: inout Match, _ reconstructed: inout ReconstructionResult, frames range: ClosedRange<Int>, folder: URL,
+    diagnostics: inout [Diagnostic], clock: inout StageClock, progress: Progress?
+  ) throws -> (CalibrationSelfCheckResult?, CalibrationRefinementResult?) {
+    guard options.checkCalibration || options.refineCalibration else { return (nil, nil) }
+    let evidence = CalibrationEvidence().sample(match: match, motion: reconstructed.motion)
+    let check = CalibrationSelfCheck.check(cameras: match.cameras, points: evidence.points, observations: evidence.observations)
+    for warning in check.warnings {
+      diagnostics.append(Diagnostic(.warning, InputError(
+        file: folder.appendingPathComponent("calibration").path, location: .key(warning.name),
+        warning.message + (options.refineCalibration ? "" : "; --refine-calibration corrects its pose from the match"))))
+    }
+    guard options.refineCalibration else { return (check, nil) }
+    var refine = CalibrationRefinementOptions()
+    refine.refineFocal = options.refineFocal
+    let flagged = Set(check.warnings.map(\.camera))
+    if !flagged.isEmpty, match.cameras.count - flagged.count >= 2 {
+      refine.fixedCameras = Set(match.cameras.indices.filter { !flagged.contains($0) })
+    }
+    let refinement = try CalibrationRefinement.refine(
+      cameras: match.cameras, points: evidence.points, observations: evidence.observations, options: refine)
+    match.cameras = refinement.cameras
+    clock.lap("refine calibration")
+    reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
+      progress?("reconstruct again", $0, range.count)
+    }
+    clock.lap("reconstruct again")
+    return (check, refinement)
+  }
+
+  /// The time analysis of `motion` (venue coordinates), when asked for. Without `[venue]`, a ball whose
+  /// bounces do not fit the table at the assumed place gets a warning and no events: events found at a
+  /// table that is not there would be invented.
+  func analyse(
+    _ motion: MotionModel, sport: SportSpec, venue: VenueFrame, folder: URL, diagnostics: inout [Diagnostic]
+  ) throws -> (MotionModel, [MatchEvent]) {
+    guard options.analysis else { return (motion, []) }
+    let table = try sport.tableGeometry()
+    var analyzer = MatchAnalyzer(table: table, ball: sport.ballModel, ballRadius: sport.ball.radius, options: options.analysisOptions)
+    var analysed = analyzer.run(motion)
+    if let table, venue.source == .assumed, let problem = TablePlacementCheck(table: table).problem(with: analysed) {
+      diagnostics.append(Diagnostic(.warning, InputError(
+        file: folder.appendingPathComponent("match.toml").path, location: .key("venue"),
+        "\(problem); events and the score were skipped. Run `matchscene locate-venue <output>` and paste the [venue] "
+          + "table it prints into match.toml (the calibration's world is taken as the venue: z up, the table's "
+          + "centre at the origin, its length along x)")))
+      analyzer.table = nil
+      analysed = analyzer.run(motion)
+    }
+    if table == nil {
+      diagnostics.append(Diagnostic(.note, InputError(
+        file: "sports/\(sport.id).toml", location: .key("venue.kind"),
+        "\(sport.name) has no table: events (bounces, hits, net, rallies) are found for table tennis only and were "
+          + "skipped; players smoothed with constant bone lengths, ball flights fitted with the sport's ball")))
+    }
+    return (analysed.motion, analysed.events)
   }
 
   /// Most frames one run takes (about 46 h at 60 fps): a range wider than this is a mistake in the input.

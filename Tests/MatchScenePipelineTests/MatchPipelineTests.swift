@@ -64,7 +64,7 @@ final class MatchPipelineTests: XCTestCase {
     try config.write(to: toml)
     var options = PipelineOptions()
     options.analysis = false
-    options.frames = 0...30
+    options.frames = 0...150  // tracks shorter than 0.5 s (60 frames at 120 fps) are dropped
     let result = try MatchPipeline(options: options).run(folder)
     XCTAssertEqual(result.sport.id, "tennis")
     XCTAssertEqual(result.motion.fps, try SportSpec.builtIn("tennis").defaultFPS)
