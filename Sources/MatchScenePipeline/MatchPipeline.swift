@@ -6,6 +6,19 @@ import MatchSceneGeometry
 import MatchSceneIO
 import MatchSceneReconstruction
 
+/// The warnings and notes of a run, each passed on as it is found.
+struct DiagnosticLog {
+  private(set) var all: [Diagnostic] = []
+  let handler: (@Sendable (Diagnostic) -> Void)?
+
+  init(_ handler: (@Sendable (Diagnostic) -> Void)?) { self.handler = handler }
+
+  mutating func append(_ diagnostic: Diagnostic) {
+    all.append(diagnostic)
+    handler?(diagnostic)
+  }
+}
+
 /// Seconds spent per stage, in order.
 struct StageClock {
   private(set) var laps: [(stage: String, seconds: Double)] = []
@@ -29,8 +42,14 @@ struct StageClock {
 /// ```
 public struct MatchPipeline: Sendable {
   public var options: PipelineOptions
+  /// Told of each warning and note as soon as it is found (reading, calibration, venue, analysis), so
+  /// that a caller can show it even when the run then fails; `MatchResult.diagnostics` lists them too.
+  public var onDiagnostic: (@Sendable (Diagnostic) -> Void)?
 
-  public init(options: PipelineOptions = .init()) { self.options = options }
+  public init(options: PipelineOptions = .init(), onDiagnostic: (@Sendable (Diagnostic) -> Void)? = nil) {
+    self.options = options
+    self.onDiagnostic = onDiagnostic
+  }
 
   /// Told how far a stage has come: its name (`reconstruct`), items done and the total. Called from
   /// any thread.
@@ -46,8 +65,9 @@ public struct MatchPipeline: Sendable {
     if input.defaultFPSForSport == nil { input.defaultFPSForSport = { try? SportSpec.builtIn($0).defaultFPS } }
     let loaded = try MatchFolder.load(folder, options: input)
     var match = loaded.match
+    var diagnostics = DiagnosticLog(onDiagnostic)
+    for d in loaded.diagnostics { diagnostics.append(d) }
     let sport = try SportSpec.builtIn(match.sport)
-    var diagnostics = loaded.diagnostics
     let range = try Self.frames(options.frames, loaded: loaded, folder: folder)
     clock.lap("read")
 
@@ -78,7 +98,7 @@ public struct MatchPipeline: Sendable {
           + "cameras that agree (check that the cameras see the same scene, the calibration and [frame_offsets])")
     }
     var report = reconstructed.report?.renamingTracks(roles)
-    report?.warnings = diagnostics.map(\.description)
+    report?.warnings = diagnostics.all.map(\.description)
     report?.sport = sport.id
     report?.venue = .init(venue)
     report?.playerNames = match.playerNames.isEmpty ? nil : match.playerNames
@@ -86,7 +106,7 @@ public struct MatchPipeline: Sendable {
     return MatchResult(
       folder: folder, sport: sport, cameras: match.cameras, worldUp: match.worldUp, venue: venue, motion: motion,
       events: events, scores: scores, playerNames: match.playerNames, calibrationCheck: check,
-      calibrationRefinement: refinement, report: report, diagnostics: diagnostics, frames: range,
+      calibrationRefinement: refinement, report: report, diagnostics: diagnostics.all, frames: range,
       analysed: options.analysis, timings: clock.laps)
   }
 
@@ -96,7 +116,7 @@ public struct MatchPipeline: Sendable {
   /// reconstructs again with them.
   func calibrate(
     _ match: inout Match, _ reconstructed: inout ReconstructionResult, frames range: ClosedRange<Int>, folder: URL,
-    diagnostics: inout [Diagnostic], clock: inout StageClock, progress: Progress?
+    diagnostics: inout DiagnosticLog, clock: inout StageClock, progress: Progress?
   ) throws -> (CalibrationSelfCheckResult?, CalibrationRefinementResult?) {
     guard options.checkCalibration || options.refineCalibration else { return (nil, nil) }
     let evidence = CalibrationEvidence().sample(match: match, motion: reconstructed.motion)
@@ -128,7 +148,7 @@ public struct MatchPipeline: Sendable {
   /// bounces do not fit the table at the assumed place gets a warning and no events: events found at a
   /// table that is not there would be invented.
   func analyse(
-    _ motion: MotionModel, sport: SportSpec, venue: VenueFrame, folder: URL, diagnostics: inout [Diagnostic]
+    _ motion: MotionModel, sport: SportSpec, venue: VenueFrame, folder: URL, diagnostics: inout DiagnosticLog
   ) throws -> (MotionModel, [MatchEvent]) {
     guard options.analysis else { return (motion, []) }
     let table = try sport.tableGeometry()

@@ -87,11 +87,12 @@ struct Reconstruct: ParsableCommand {
 
     let started = Date()
     let progress = ProgressReporter("reconstruct", total: 1)
-    let result = try MatchPipeline(options: options).run(URL(fileURLWithPath: input.match)) { _, done, total in
+    // Warnings as they are found: they often say why a run then fails.
+    let pipeline = MatchPipeline(options: options) { Console.error("\($0)") }
+    let result = try pipeline.run(URL(fileURLWithPath: input.match)) { _, done, total in
       progress.update(done, of: total)
     }
     progress.finish()
-    for diagnostic in result.diagnostics { Console.error("\(diagnostic)") }
     let written = try result.write(to: URL(fileURLWithPath: self.output), options: output)
     let total = Date().timeIntervalSince(started)
     print(Self.summary(result, written: written, total: total))
