@@ -1,0 +1,87 @@
+import Foundation
+import MatchSceneCore
+import MatchSceneIO
+import MatchSceneSessions
+import TestSupport
+import XCTest
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `kill -9` during `sessions add`: SQLite's WAL commit is atomic, and `add` writes in one transaction.
+final class KillSafetyTests: XCTestCase {
+  /// 24 times: start `matchscene sessions add`, kill it with SIGKILL at a random moment between its
+  /// start and 1.2 × the time a whole add takes (every other one within 0.7–1.1 ×, where it writes); then the store opens, every earlier session is intact
+  /// (same summary, its tracks decode to the same rows), the interrupted one is absent or complete, and
+  /// `sqlite3 'PRAGMA integrity_check'` says ok.
+  func testKillDuringAddLeavesTheStoreWhole() throws {
+    let dir = try makeTemporaryFolder("sessions-kill")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("store.sqlite").path
+    let base = try writeOutputFolder(try simulatedMatch(seed: 12, duration: 12), to: dir.appendingPathComponent("base"))
+    let expectedRows = try TracksCSV.read(from: base.appendingPathComponent("tracks.csv")).count
+
+    // Each attempt adds a copy made distinct by one extra file (another input hash).
+    func copy(_ k: Int) throws -> URL {
+      let folder = dir.appendingPathComponent("attempt\(k)")
+      try FileManager.default.copyItem(at: base, to: folder)
+      try Data("attempt \(k)\n".utf8).write(to: folder.appendingPathComponent("note.txt"))
+      return folder
+    }
+    func add(_ folder: URL) throws -> Process {
+      let process = Process()
+      process.executableURL = productsDirectory.appendingPathComponent("matchscene")
+      process.arguments = ["sessions", "add", folder.path, "--store", path]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      return process
+    }
+
+    // Two sessions stored normally; time a whole add.
+    var started = Date()
+    for k in 0..<2 {
+      let p = try add(try copy(k))
+      p.waitUntilExit()
+      XCTAssertEqual(p.terminationStatus, 0)
+    }
+    let addSeconds = Date().timeIntervalSince(started) / 2
+    var kept = try SessionStore(path: path).list()
+    XCTAssertEqual(kept.count, 2)
+
+    var generator = SeededGenerator(seed: 13)
+    var absent = 0, complete = 0
+    for k in 2..<26 {
+      let folder = try copy(k)
+      // Every other kill near the end, where the write transaction runs (after reading, hashing, encoding).
+      let window = k % 2 == 0 ? 0...(1.2 * addSeconds) : (0.7 * addSeconds)...(1.1 * addSeconds)
+      let delay = Double.random(in: window, using: &generator)
+      started = Date()
+      let process = try add(folder)
+      Thread.sleep(forTimeInterval: delay)
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+
+      let store = try SessionStore(path: path)
+      let now = try store.list()
+      XCTAssertEqual(Array(now.prefix(kept.count)), kept, "attempt \(k): earlier sessions intact")
+      XCTAssertLessThanOrEqual(now.count, kept.count + 1)
+      if now.count == kept.count + 1 {
+        complete += 1
+        let session = try store.load(now.last!.id)
+        XCTAssertEqual(session.summary.source, folder.standardizedFileURL.path)
+        XCTAssertEqual(session.motion.rows.count, expectedRows, "attempt \(k): the interrupted session is complete")
+      } else {
+        absent += 1
+      }
+      kept = now
+      XCTAssertEqual(try sqlite3(path, "PRAGMA integrity_check").stdout, "ok\n", "attempt \(k)")
+    }
+    // Every stored session still decodes whole.
+    let store = try SessionStore(path: path)
+    for s in kept { XCTAssertEqual(try store.load(s.id).motion.rows.count, expectedRows) }
+    XCTAssertEqual(absent + complete, 24)
+    print("kill -9 at 24 random moments (whole add \(String(format: "%.2f", addSeconds)) s): \(absent) absent, \(complete) complete")
+  }
+}
