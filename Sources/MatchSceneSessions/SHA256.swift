@@ -19,8 +19,12 @@ struct SHA256 {
     0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
   ]
 
-  /// Feeds whole blocks straight from `bytes` (fast path for large files).
+  /// Feeds `bytes`, whole blocks straight from the buffer.
   mutating func update(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { update($0) }
+  }
+
+  mutating func update(_ bytes: UnsafeRawBufferPointer) {
     length &+= UInt64(bytes.count)
     var start = 0
     if !pending.isEmpty {
@@ -28,12 +32,12 @@ struct SHA256 {
       pending += bytes[0..<take]
       start = take
       if pending.count == 64 {
-        compress(pending[...])
+        pending.withUnsafeBytes { compress($0.baseAddress!) }
         pending.removeAll(keepingCapacity: true)
       }
     }
     while start + 64 <= bytes.count {
-      compress(bytes[start..<(start + 64)])
+      compress(bytes.baseAddress! + start)
       start += 64
     }
     pending += bytes[start...]
@@ -53,32 +57,35 @@ struct SHA256 {
     }.joined()
   }
 
-  private mutating func compress(_ block: ArraySlice<UInt8>) {
-    var w = [UInt32](repeating: 0, count: 64)
-    let base = block.startIndex
-    for t in 0..<16 {
-      let i = base + 4 * t
-      w[t] = UInt32(block[i]) << 24 | UInt32(block[i + 1]) << 16 | UInt32(block[i + 2]) << 8 | UInt32(block[i + 3])
+  private mutating func compress(_ block: UnsafeRawPointer) {
+    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+      for t in 0..<16 {
+        let p = block + 4 * t
+        w[t] = UInt32(p.load(as: UInt8.self)) << 24 | UInt32(p.load(fromByteOffset: 1, as: UInt8.self)) << 16
+          | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 8 | UInt32(p.load(fromByteOffset: 3, as: UInt8.self))
+      }
+      for t in 16..<64 {
+        let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
+        let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
+        w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+      }
+      var a = state[0], b = state[1], c = state[2], d = state[3]
+      var e = state[4], f = state[5], g = state[6], h = state[7]
+      Self.k.withUnsafeBufferPointer { k in
+        for t in 0..<64 {
+          let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+          let ch = (e & f) ^ (~e & g)
+          let t1 = h &+ s1 &+ ch &+ k[t] &+ w[t]
+          let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+          let maj = (a & b) ^ (a & c) ^ (b & c)
+          let t2 = s0 &+ maj
+          h = g; g = f; f = e; e = d &+ t1
+          d = c; c = b; b = a; a = t1 &+ t2
+        }
+      }
+      state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
+      state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
     }
-    for t in 16..<64 {
-      let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-      let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-      w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-    }
-    var a = state[0], b = state[1], c = state[2], d = state[3]
-    var e = state[4], f = state[5], g = state[6], h = state[7]
-    for t in 0..<64 {
-      let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-      let ch = (e & f) ^ (~e & g)
-      let t1 = h &+ s1 &+ ch &+ Self.k[t] &+ w[t]
-      let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-      let maj = (a & b) ^ (a & c) ^ (b & c)
-      let t2 = s0 &+ maj
-      h = g; g = f; f = e; e = d &+ t1
-      d = c; c = b; b = a; a = t1 &+ t2
-    }
-    state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-    state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
   }
 
   @inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

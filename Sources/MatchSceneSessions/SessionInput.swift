@@ -60,6 +60,12 @@ public struct SessionInput: Sendable {
     guard fm.fileExists(atPath: tracksURL.path) else {
       throw InputError(file: folder.path, "no tracks.csv: expected an output folder of `matchscene reconstruct`")
     }
+    // The hash reads every file (a 10-minute match: ~230 MB) while tracks.csv is parsed beside it.
+    final class Pending: @unchecked Sendable { var hash: Result<String, any Error>? }
+    let pending = Pending()
+    let hashing = DispatchGroup()
+    DispatchQueue.global().async(group: hashing) { pending.hash = Result { try hash(folder: folder) } }
+    defer { hashing.wait() }
     var documents: [String: Data] = [:]
     for name in documentNames {
       if let data = fm.contents(atPath: folder.appendingPathComponent(name).path) { documents[name] = data }
@@ -71,6 +77,10 @@ public struct SessionInput: Sendable {
       } catch {
         throw InputError(file: folder.appendingPathComponent("report.json").path, "expected the report of `matchscene reconstruct`: \(error)")
       }
+    }
+    func waitForHash() throws -> String {
+      hashing.wait()
+      return try pending.hash!.get()
     }
     let points = try TracksCSV.read(from: tracksURL)
     let fps = report?.fps ?? framesPerSecond(points)
@@ -86,7 +96,7 @@ public struct SessionInput: Sendable {
     }
     return SessionInput(
       source: folder, motion: motion, events: events, sport: report?.sport ?? "table-tennis", venue: venue,
-      playerNames: report?.playerNames ?? [:], documents: documents, inputHash: try hash(folder: folder))
+      playerNames: report?.playerNames ?? [:], documents: documents, inputHash: try waitForHash())
   }
 
   /// The built-in skeleton whose keypoints hold every person joint of `points`, the smallest such; else a
@@ -126,7 +136,7 @@ public struct SessionInput: Sendable {
         throw InputError(file: root + "/" + relative, "cannot read the file")
       }
       digest.update(Array("\(relative)\n\(data.count)\n".utf8))
-      digest.update([UInt8](data))
+      data.withUnsafeBytes { digest.update($0) }
     }
     return digest.finish()
   }

@@ -60,6 +60,7 @@ struct SessionsAdd: ParsableCommand {
   func run() throws {
     let started = Date()
     let input = try SessionInput.read(outputFolder: URL(fileURLWithPath: output))
+    let read = Date()
     var options = SessionStore.AddOptions()
     options.name = name
     options.date = date
@@ -77,7 +78,10 @@ struct SessionsAdd: ParsableCommand {
           "  \(s.track) looks like \(s.name): limb lengths within \(String(format: "%.1f", s.rmsDifference * 100)) cm RMS, "
             + "confidence \(String(format: "%.0f", s.confidence * 100)) % — name them with --player \(s.track)=\(s.name)")
       }
-      print(String(format: "stored in %.2f s: %@", Date().timeIntervalSince(started), store.path))
+      print(
+        String(
+          format: "stored in %.2f s (read and hash %.2f s, encode and write %.2f s): %@",
+          Date().timeIntervalSince(started), read.timeIntervalSince(started), Date().timeIntervalSince(read), store.path))
     }
   }
 }
