@@ -34,9 +34,9 @@ extension SessionStore {
     }.reversed()
   }
 
-  /// One session read back whole (its tracks decoded).
+  /// One session read back whole (its tracks decoded; only those in `tracks` when given).
   /// - Throws: `SessionStoreError.noSuchSession`, `.corrupt`.
-  public func load(_ id: Int64) throws -> StoredSession {
+  public func load(_ id: Int64, tracks only: Set<String>? = nil) throws -> StoredSession {
     try pool.read { db in
       guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [id]) else {
         throw SessionStoreError.noSuchSession(file: path, id: id)
@@ -54,6 +54,7 @@ extension SessionStore {
         guard (t["encoding"] as String) == TrackCodec.encoding else {
           throw SessionStoreError.corrupt("session \(id): unknown track encoding \(t["encoding"] as String)")
         }
+        if let only, !only.contains(t["trackId"]) { continue }
         let tFirst: Int = t["firstFrame"], tCount: Int = t["frameCount"]
         var track = MotionTrack(
           id: t["trackId"], kind: TrackKind(rawValue: t["kind"]) ?? .person, jointCount: t["jointCount"],

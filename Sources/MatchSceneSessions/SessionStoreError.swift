@@ -6,6 +6,8 @@ public enum SessionStoreError: Error, CustomStringConvertible, Equatable {
   case noSuchSession(file: String, id: Int64)
   /// The output folder holds the same files as a session already stored.
   case duplicate(existing: Int64, name: String, hash: String)
+  /// A session to compare has no such player (or player track).
+  case playerMissing(file: String, session: Int64, player: String, known: String)
   /// Stored bytes that cannot be read back.
   case corrupt(String)
 
@@ -18,6 +20,8 @@ public enum SessionStoreError: Error, CustomStringConvertible, Equatable {
       "\(file): no session \(id) (see `matchscene sessions list`)"
     case .duplicate(let existing, let name, let hash):
       "this output is already stored as session \(existing) '\(name)' (same files, SHA-256 \(hash.prefix(12))…)"
+    case .playerMissing(let file, let session, let player, let known):
+      "\(file): session \(session) has no player \(player) (it has \(known))"
     case .corrupt(let what):
       "the session store holds unreadable data: \(what)"
     }

@@ -14,6 +14,6 @@ struct MatchSceneCommand: ParsableCommand {
       """,
     subcommands: [
       Simulate.self, Reconstruct.self, Evaluate.self, View.self, Overlay.self, Benchmark.self,
-      Sessions.self,  // sessions (issue 13)
+      Sessions.self, Compare.self,  // sessions (issue 13)
     ])
 }
