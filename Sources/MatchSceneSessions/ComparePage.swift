@@ -134,10 +134,12 @@ public enum ComparePage {
           + "fill=\"\(colour)\" fill-opacity=\"\(String(format: "%.3f", cells[r * H.columns + c] / peak))\"/>"
       }
     }
-    // The table, 2.74 × 1.525 m about the origin.
-    let x0 = (-1.37 - H.x.lowerBound) * scale, y0 = (H.y.upperBound - 0.7625) * scale
-    s += "<rect x=\"\(f(x0))\" y=\"\(f(y0))\" width=\"\(f(2.74 * scale))\" height=\"\(f(1.525 * scale))\" fill=\"none\" stroke=\"#333\"/>"
-    s += "<line x1=\"\(f(-H.x.lowerBound * scale))\" y1=\"\(f(y0))\" x2=\"\(f(-H.x.lowerBound * scale))\" y2=\"\(f(y0 + 1.525 * scale))\" stroke=\"#333\"/>"
+    // The table, 2.74 × 1.525 m about the origin, and the net.
+    let perMetre = scale / H.cell
+    let x0 = (-1.37 - H.x.lowerBound) * perMetre, y0 = (H.y.upperBound - 0.7625) * perMetre
+    let netX = -H.x.lowerBound * perMetre
+    s += "<rect x=\"\(f(x0))\" y=\"\(f(y0))\" width=\"\(f(2.74 * perMetre))\" height=\"\(f(1.525 * perMetre))\" fill=\"none\" stroke=\"#333\"/>"
+    s += "<line x1=\"\(f(netX))\" y1=\"\(f(y0))\" x2=\"\(f(netX))\" y2=\"\(f(y0 + 1.525 * perMetre))\" stroke=\"#333\"/>"
     return (w, h, s)
   }
 

@@ -29,7 +29,12 @@ public struct SessionComparison: Sendable, Codable {
 
   /// Measures every `(session, track)` and compares each with the first.
   public init(_ entries: [(session: StoredSession, track: String)]) throws {
-    sessions = try entries.map { try SessionMetrics($0.session, track: $0.track) }
+    self.init(try entries.map { try SessionMetrics($0.session, track: $0.track) })
+  }
+
+  /// Compares each session's measures with the first's.
+  public init(_ sessions: [SessionMetrics]) {
+    self.sessions = sessions
     var differences: [Difference] = []
     var technique: [TechniqueDifference] = []
     if let base = sessions.first {

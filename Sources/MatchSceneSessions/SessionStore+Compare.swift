@@ -17,4 +17,12 @@ extension SessionStore {
       return (try load(id, tracks: [chosen]), chosen)
     }
   }
+
+  /// `comparisonEntries` measured one session at a time, so that only one session's track is in memory.
+  public func comparisonMetrics(_ ids: [Int64], player: String?, track: String = "P1") throws -> [SessionMetrics] {
+    try ids.map { id in
+      let entry = try comparisonEntries([id], player: player, track: track)[0]
+      return try SessionMetrics(entry.session, track: entry.track)
+    }
+  }
 }

@@ -48,7 +48,7 @@ struct Compare: ParsableCommand {
         chosen = try store.sessions(ofPlayer: player, last: last ?? .max)
         guard !chosen.isEmpty else { throw CommandFailure("no stored session has a player named \(player)") }
       }
-      return try SessionComparison(try store.comparisonEntries(chosen, player: player, track: track))
+      return SessionComparison(try store.comparisonMetrics(chosen, player: player, track: track))
     }
     let folder = URL(fileURLWithPath: output)
     try OutputFolder.replace(folder, force: force, marker: "matchscene compare\n") { staging in

@@ -12,7 +12,8 @@ import XCTest
 /// `kill -9` during `sessions add`: SQLite's WAL commit is atomic, and `add` writes in one transaction.
 final class KillSafetyTests: XCTestCase {
   /// 24 times: start `matchscene sessions add`, kill it with SIGKILL at a random moment between its
-  /// start and 1.2 × the time a whole add takes (every other one within 0.7–1.1 ×, where it writes); then the store opens, every earlier session is intact
+  /// start and 1.2 × the time a whole add takes (every other one in the stretch where it encodes and
+  /// writes, as timed on two whole adds); then the store opens, every earlier session is intact
   /// (same summary, its tracks decode to the same rows), the interrupted one is absent or complete, and
   /// `sqlite3 'PRAGMA integrity_check'` says ok.
   func testKillDuringAddLeavesTheStoreWhole() throws {
@@ -29,35 +30,42 @@ final class KillSafetyTests: XCTestCase {
       try Data("attempt \(k)\n".utf8).write(to: folder.appendingPathComponent("note.txt"))
       return folder
     }
-    func add(_ folder: URL) throws -> Process {
+    func add(_ folder: URL, output: Pipe? = nil) throws -> Process {
       let process = Process()
       process.executableURL = productsDirectory.appendingPathComponent("matchscene")
       process.arguments = ["sessions", "add", folder.path, "--store", path]
-      process.standardOutput = FileHandle.nullDevice
+      process.standardOutput = output ?? FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       try process.run()
       return process
     }
 
-    // Two sessions stored normally; time a whole add.
-    var started = Date()
+    // Two sessions stored normally: how long a whole add takes, and how long its encoding and write
+    // transaction (the end of it, as `add` prints).
+    var addSeconds = 0.0, writeSeconds = 0.0
     for k in 0..<2 {
-      let p = try add(try copy(k))
+      let output = Pipe()
+      let started = Date()
+      let p = try add(try copy(k), output: output)
+      let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       p.waitUntilExit()
       XCTAssertEqual(p.terminationStatus, 0)
+      addSeconds = max(addSeconds, Date().timeIntervalSince(started))
+      let write = text.range(of: #"encode and write [0-9.]+"#, options: .regularExpression).map {
+        Double(text[$0].split(separator: " ").last!) ?? 0
+      }
+      writeSeconds = max(writeSeconds, try XCTUnwrap(write, text))
     }
-    let addSeconds = Date().timeIntervalSince(started) / 2
     var kept = try SessionStore(path: path).list()
     XCTAssertEqual(kept.count, 2)
 
     var generator = SeededGenerator(seed: 13)
-    var absent = 0, complete = 0
+    var absent = 0, complete = 0, absentLate = 0
     for k in 2..<26 {
       let folder = try copy(k)
-      // Every other kill near the end, where the write transaction runs (after reading, hashing, encoding).
-      let window = k % 2 == 0 ? 0...(1.2 * addSeconds) : (0.7 * addSeconds)...(1.1 * addSeconds)
+      // Every other kill in the last part, where it encodes and writes (after reading and hashing).
+      let window = k % 2 == 0 ? 0...(1.2 * addSeconds) : max(0, addSeconds - writeSeconds - 0.1)...(addSeconds + 0.05)
       let delay = Double.random(in: window, using: &generator)
-      started = Date()
       let process = try add(folder)
       Thread.sleep(forTimeInterval: delay)
       kill(process.processIdentifier, SIGKILL)
@@ -74,6 +82,7 @@ final class KillSafetyTests: XCTestCase {
         XCTAssertEqual(session.motion.rows.count, expectedRows, "attempt \(k): the interrupted session is complete")
       } else {
         absent += 1
+        if delay >= addSeconds - writeSeconds - 0.1 { absentLate += 1 }
       }
       kept = now
       XCTAssertEqual(try sqlite3(path, "PRAGMA integrity_check").stdout, "ok\n", "attempt \(k)")
@@ -82,6 +91,9 @@ final class KillSafetyTests: XCTestCase {
     let store = try SessionStore(path: path)
     for s in kept { XCTAssertEqual(try store.load(s.id).motion.rows.count, expectedRows) }
     XCTAssertEqual(absent + complete, 24)
-    print("kill -9 at 24 random moments (whole add \(String(format: "%.2f", addSeconds)) s): \(absent) absent, \(complete) complete")
+    print(
+      "kill -9 at 24 random moments (whole add \(String(format: "%.2f", addSeconds)) s, of which encode and write "
+        + "\(String(format: "%.2f", writeSeconds)) s): \(absent) absent (\(absentLate) of them killed in the encode/write "
+        + "stretch), \(complete) complete")
   }
 }
