@@ -75,7 +75,7 @@ struct SessionsAdd: ParsableCommand {
       print("added session \(result.id) '\(summary.name)' (\(summary.date), \(String(format: "%.1f", summary.duration)) s, \(summary.playersText))")
       for s in result.suggestions {
         print(
-          "  \(s.track) looks like \(s.name): limb lengths within \(String(format: "%.1f", s.rmsDifference * 100)) cm RMS, "
+          "  \(s.track) looks like \(s.name): limb lengths within \(String(format: "%.1f", s.rmsDifference * 1000)) mm RMS, "
             + "confidence \(String(format: "%.0f", s.confidence * 100)) % — name them with --player \(s.track)=\(s.name)")
       }
       print(
