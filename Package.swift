@@ -155,14 +155,16 @@ let package = Package(
     .target(
       name: "MatchSceneSessions",
       dependencies: [
-        "MatchSceneCore", "MatchSceneIO", "MatchSceneMotion", "MatchSceneBallPlay",
-        .product(name: "GRDB", package: "GRDB.swift"),
+        "MatchSceneCore", "MatchSceneIO", "MatchSceneMotion", "MatchSceneBallPlay", "MatchSceneExport",
+        "MatchSceneAssets", .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "MatchSceneSessionsTests",
-      dependencies: ["MatchSceneSessions", "MatchSceneSimulation", "MatchSceneAssets", "MatchSceneIO", "TestSupport"]
+      dependencies: [
+        "MatchSceneSessions", "MatchSceneSimulation", "MatchSceneAssets", "MatchSceneIO", "MatchSceneExport", "TestSupport",
+      ]
     ),
 
     // MARK: - Examples (compiled with the package; README's "Using MatchScene from Swift" is this file)

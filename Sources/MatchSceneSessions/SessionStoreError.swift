@@ -8,6 +8,8 @@ public enum SessionStoreError: Error, CustomStringConvertible, Equatable {
   case duplicate(existing: Int64, name: String, hash: String)
   /// A session to compare has no such player (or player track).
   case playerMissing(file: String, session: Int64, player: String, known: String)
+  /// Two rallies that cannot be overlaid (no such rally, different frame rates or skeletons).
+  case cannotOverlay(String)
   /// Stored bytes that cannot be read back.
   case corrupt(String)
 
@@ -22,6 +24,8 @@ public enum SessionStoreError: Error, CustomStringConvertible, Equatable {
       "this output is already stored as session \(existing) '\(name)' (same files, SHA-256 \(hash.prefix(12))…)"
     case .playerMissing(let file, let session, let player, let known):
       "\(file): session \(session) has no player \(player) (it has \(known))"
+    case .cannotOverlay(let why):
+      "cannot overlay the rallies: \(why)"
     case .corrupt(let what):
       "the session store holds unreadable data: \(what)"
     }

@@ -30,6 +30,12 @@ struct Compare: ParsableCommand {
   @Flag(help: "Replace a non-empty folder that MatchScene did not write.")
   var force = false
 
+  @Option(help: "Also write one rally of each of two sessions, overlaid in the venue frame, as this .glb file.")
+  var glb: String?
+
+  @Option(help: "With --glb: the rally of the first and of the second session, A,B (default 1,1).")
+  var rallies: String = "1,1"
+
   @OptionGroup var storeOptions: StoreOptions
 
   func validate() throws {
@@ -38,6 +44,13 @@ struct Compare: ParsableCommand {
     if let last, last < 1 { throw ValidationError("--last: expected 1 or more, got \(last)") }
     if last != nil && player == nil { throw ValidationError("--last needs --player NAME") }
     if last != nil && !ids.isEmpty { throw ValidationError("give either session ids or --last, not both") }
+    if glb != nil && ids.count != 2 { throw ValidationError("--glb overlays two sessions: give two session ids") }
+    if rallyNumbers == nil { throw ValidationError("--rallies: expected two rally numbers A,B (e.g. 3,5), got '\(rallies)'") }
+  }
+
+  var rallyNumbers: (Int, Int)? {
+    let parts = rallies.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    return parts.count == 2 && parts.allSatisfy { $0 >= 1 } ? (parts[0], parts[1]) : nil
   }
 
   func run() throws {
@@ -56,6 +69,13 @@ struct Compare: ParsableCommand {
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
       try AtomicFile.write(try encoder.encode(comparison), to: staging.appendingPathComponent("compare.json"))
       try AtomicFile.write(Data(ComparePage.render(comparison).utf8), to: staging.appendingPathComponent("compare.html"))
+    }
+    if let glb, let (ra, rb) = rallyNumbers {
+      try storeOptions.withStore { store in
+        let data = try RallyOverlay.glb(try store.load(ids[0]), rally: ra, try store.load(ids[1]), rally: rb)
+        try AtomicFile.write(data, to: URL(fileURLWithPath: glb))
+      }
+      print("wrote \(glb): rally \(ra) of session \(ids[0]) (A-…) and rally \(rb) of session \(ids[1]) (B-…)")
     }
     print(comparison.summary)
     print(String(format: "wrote %@/compare.html and compare.json in %.2f s", output, Date().timeIntervalSince(started)))
