@@ -37,8 +37,12 @@ public final class SessionStore: Sendable {
         try probe.read { try SessionSchema.checkNotNewer($0, file: path) }
         try probe.close()
       } else {
-        try fm.createDirectory(
-          at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+          try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+          throw InputError(file: path, "cannot create the session store's folder \(folder.path): \(error.localizedDescription)")
+        }
       }
       var config = Configuration()
       config.busyMode = .timeout(10)
@@ -76,7 +80,8 @@ public final class SessionStore: Sendable {
   }
 
   /// Stores a session in one transaction.
-  /// - Throws: `SessionStoreError.duplicate` when a session with the same input hash is stored already.
+  /// - Throws: `SessionStoreError.duplicate` when a session with the same input hash is stored already;
+  ///   `InputError` naming the folder when `options.players` names a track that is not a player.
   @discardableResult
   public func add(_ input: SessionInput, options: AddOptions = .init()) throws -> AddResult {
     let motion = input.motion
@@ -88,6 +93,11 @@ public final class SessionStore: Sendable {
       let playerName: String? = options.players[id] ?? input.playerNames[id]
       players[id] = .some(playerName)
       proportions[id] = BodyProportions(track: t, of: motion)
+    }
+    for track in options.players.keys.sorted() where players[track] == nil {
+      throw InputError(
+        file: input.source.path,
+        "--player \(track)=…: no player track \(track) in tracks.csv (players: \(players.keys.sorted().joined(separator: ", ")))")
     }
     let blobs = motion.tracks.map { TrackCodec.encode($0) }
     let score = Self.finalScore(motion: motion, events: input.events, venue: input.venue)

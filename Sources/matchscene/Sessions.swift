@@ -52,9 +52,19 @@ struct SessionsAdd: ParsableCommand {
     for p in players where p.split(separator: "=", maxSplits: 1).count != 2 {
       throw ValidationError("--player: expected TRACK=NAME (e.g. P1=Ana), got '\(p)'")
     }
-    if let date, date.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) == nil {
+    if let date, !Self.isDay(date) {
       throw ValidationError("--date: expected yyyy-MM-dd, got '\(date)'")
     }
+  }
+
+  /// `yyyy-MM-dd` naming a real day.
+  static func isDay(_ text: String) -> Bool {
+    let f = DateFormatter()
+    f.locale = Locale(identifier: "en_US_POSIX")
+    f.timeZone = TimeZone(identifier: "UTC")
+    f.dateFormat = "yyyy-MM-dd"
+    f.isLenient = false
+    return text.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) != nil && f.date(from: text).map(f.string) == text
   }
 
   func run() throws {

@@ -38,6 +38,11 @@ final class SessionsCLITests: XCTestCase {
     let bad = try runMatchScene(["sessions", "add", out.path, "--player", "P1", "--store", store])
     XCTAssertNotEqual(bad.status, 0)
     XCTAssertTrue(bad.stderr.contains("--player: expected TRACK=NAME"), bad.stderr)
+    let notPlayer = try runMatchScene(["sessions", "add", out.path, "--player", "B7=Al", "--store", store])
+    XCTAssertNotEqual(notPlayer.status, 0)
+    XCTAssertTrue(notPlayer.stderr.contains("no player track B7 in tracks.csv (players: P1, P2)"), notPlayer.stderr)
+    let badDay = try runMatchScene(["sessions", "add", out.path, "--date", "2026-02-30", "--store", store])
+    XCTAssertTrue(badDay.stderr.contains("--date: expected yyyy-MM-dd"), badDay.stderr)
 
     XCTAssertEqual(try runMatchScene(["sessions", "remove", "1", "--store", store]).status, 0)
     let missing = try runMatchScene(["sessions", "show", "1", "--store", store])
