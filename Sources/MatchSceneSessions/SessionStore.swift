@@ -47,8 +47,14 @@ public final class SessionStore: Sendable {
       var config = Configuration()
       config.busyMode = .timeout(10)
       pool = try DatabasePool(path: path, configuration: config)
-      try pool.write { try SessionSchema.checkNotNewer($0, file: path) }
-      try SessionSchema.migrator.migrate(pool)
+      // Readers do not wait for a writer (WAL): the schema is checked by reading, and written only when
+      // a step is missing.
+      let migrator = SessionSchema.migrator
+      let upToDate = try pool.read { db in
+        try SessionSchema.checkNotNewer(db, file: path)
+        return try migrator.hasCompletedMigrations(db)
+      }
+      if !upToDate { try migrator.migrate(pool) }
     } catch let error as SessionStoreError {
       throw error
     } catch let error as DatabaseError {

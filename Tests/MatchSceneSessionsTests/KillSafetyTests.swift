@@ -97,3 +97,35 @@ final class KillSafetyTests: XCTestCase {
         + "stretch), \(complete) complete")
   }
 }
+
+/// WAL: `list` and `load` read while another process adds a session.
+final class ConcurrentReadTests: XCTestCase {
+  func testReadersBesideAWriter() throws {
+    let dir = try makeTemporaryFolder("sessions-wal")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("store.sqlite").path
+    let store = try SessionStore(path: path)
+    let first = try store.add(try SessionInput.read(outputFolder: try writeOutputFolder(try simulatedMatch(seed: 61, duration: 4), to: dir.appendingPathComponent("a"))))
+    let second = try writeOutputFolder(try simulatedMatch(seed: 62, duration: 20), to: dir.appendingPathComponent("b"))
+    let writer = Process()
+    writer.executableURL = productsDirectory.appendingPathComponent("matchscene")
+    writer.arguments = ["sessions", "add", second.path, "--store", path]
+    writer.standardOutput = FileHandle.nullDevice
+    try writer.run()
+    var reads = 0
+    var slowest = 0.0
+    while writer.isRunning {
+      let started = Date()
+      let reader = try SessionStore(path: path)
+      XCTAssertTrue(try reader.list().contains { $0.id == first.id })
+      XCTAssertFalse(try reader.load(first.id).motion.tracks.isEmpty)
+      slowest = max(slowest, Date().timeIntervalSince(started))
+      reads += 1
+    }
+    writer.waitUntilExit()
+    XCTAssertEqual(writer.terminationStatus, 0)
+    XCTAssertEqual(try store.list().count, 2)
+    XCTAssertGreaterThan(reads, 3)
+    print("\(reads) reads beside the writer, slowest \(String(format: "%.3f", slowest)) s")
+  }
+}
