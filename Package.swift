@@ -42,10 +42,13 @@ let package = Package(
     .library(name: "MatchSceneAssimp", targets: ["MatchSceneAssimp"]),
     .library(name: "MatchSceneReview", targets: ["MatchSceneReview"]),
     .library(name: "MatchScenePipeline", targets: ["MatchScenePipeline"]),
+    .library(name: "MatchSceneSessions", targets: ["MatchSceneSessions"]),  // sessions (issue 13)
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    // MARK: Sessions (issue 13): the session store
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     // MARK: - Implementation details (shims, no stable API)
@@ -142,9 +145,26 @@ let package = Package(
         "MatchSceneCore", "MatchSceneIO", "MatchSceneGeometry", "MatchSceneReconstruction",
         "MatchSceneSimulation", "MatchSceneAnalysis", "MatchSceneEvaluation", "MatchSceneExport", "MatchSceneAssimp",
         "MatchSceneReview", "MatchScenePipeline", "MatchSceneAssets",
+        "MatchSceneSessions",  // sessions (issue 13)
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
+    ),
+
+    // MARK: - Sessions (issue 13): the session store and comparisons across sessions
+    .target(
+      name: "MatchSceneSessions",
+      dependencies: [
+        "MatchSceneCore", "MatchSceneIO", "MatchSceneMotion", "MatchSceneBallPlay", "MatchSceneExport",
+        "MatchSceneAssets", .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "MatchSceneSessionsTests",
+      dependencies: [
+        "MatchSceneSessions", "MatchSceneSimulation", "MatchSceneAssets", "MatchSceneIO", "MatchSceneExport", "TestSupport",
+      ]
     ),
 
     // MARK: - Examples (compiled with the package; README's "Using MatchScene from Swift" is this file)

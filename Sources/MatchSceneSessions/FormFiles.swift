@@ -1,0 +1,54 @@
+import Foundation
+
+/// The form analysis's files as `compare` reads them, without depending on its module: `strokes.json`
+/// (`{"strokes": [{track, kind, backswingStartFrame, contactFrame, followThroughEndFrame, …}]}`) and
+/// `angles.csv` (`frame,time,track,racket_side`, then per angle a column in degrees and its `<angle>_sd`,
+/// then measures). Only the fields named here are read; unknown ones are ignored.
+public enum FormFiles {
+  public struct Stroke: Sendable, Codable, Equatable {
+    public var track: String
+    public var kind: String
+    public var backswingStartFrame: Int
+    public var contactFrame: Int
+    public var followThroughEndFrame: Int
+
+    public init(track: String, kind: String, backswingStartFrame: Int, contactFrame: Int, followThroughEndFrame: Int) {
+      self.track = track
+      self.kind = kind
+      self.backswingStartFrame = backswingStartFrame
+      self.contactFrame = contactFrame
+      self.followThroughEndFrame = followThroughEndFrame
+    }
+  }
+
+  struct StrokesFile: Decodable { var strokes: [Stroke] }
+
+  /// - Throws: `SessionStoreError.corrupt` naming the session's strokes.json when it is not one.
+  public static func strokes(_ data: Data, session: Int64) throws -> [Stroke] {
+    do {
+      return try JSONDecoder().decode(StrokesFile.self, from: data).strokes
+    } catch {
+      throw SessionStoreError.corrupt("session \(session): strokes.json is not {\"strokes\": [...]}: \(error)")
+    }
+  }
+
+  /// One track's angles: angle name → (frame → degrees). Angles are the columns that have an `_sd` sibling.
+  public static func angles(_ data: Data, track: String) -> [String: [Int: Double]] {
+    let text = String(decoding: data, as: UTF8.self)
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
+    guard let header = lines.next()?.split(separator: ",", omittingEmptySubsequences: false).map(String.init),
+      let frameColumn = header.firstIndex(of: "frame"), let trackColumn = header.firstIndex(of: "track")
+    else { return [:] }
+    let names = Set(header)
+    let angleColumns = header.enumerated().filter { names.contains($0.element + "_sd") }
+    var out: [String: [Int: Double]] = [:]
+    while let line = lines.next() {
+      let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+      guard cells.count == header.count, cells[trackColumn] == track, let frame = Int(cells[frameColumn]) else { continue }
+      for (column, name) in angleColumns {
+        if let v = Double(cells[column]) { out[name, default: [:]][frame] = v }
+      }
+    }
+    return out
+  }
+}

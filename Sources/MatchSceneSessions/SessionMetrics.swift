@@ -1,0 +1,152 @@
+import Foundation
+import MatchSceneCore
+
+/// What `compare` measures of one player in one session, in the venue frame (z up, origin below the
+/// table's centre, x along it); metres, seconds, m/s.
+public struct SessionMetrics: Sendable, Codable, Equatable {
+  public struct Bounce: Sendable, Codable, Equatable {
+    /// Venue x, y, metres.
+    public var x: Double
+    public var y: Double
+    /// `negative_x` or `positive_x`.
+    public var side: String
+    /// Whether this player's hit sent the ball there.
+    public var byPlayer: Bool
+  }
+
+  public var session: Int64
+  public var name: String
+  public var date: String
+  public var track: String
+  public var player: String?
+  // Movement
+  /// Horizontal path length of the hip midpoint sampled at 10 Hz (sampling at the capture rate would add
+  /// the keypoints' jitter to the distance), metres.
+  public var distanceCovered: Double
+  /// Seconds in which the player was seen.
+  public var secondsSeen: Double
+  /// Share of the seen time in each cell of `Heatmap.grid` (row-major, y then x).
+  public var heatmap: [Double]
+  // Ball
+  /// Ball speeds after this player's hits, m/s.
+  public var shotSpeeds: [Double]
+  public var bounces: [Bounce]
+  // Score
+  public var rallies: Int
+  public var meanRallySeconds: Double?
+  public var meanHitsPerRally: Double?
+  public var pointsWon: Int?
+  public var pointsLost: Int?
+  // Technique: stroke kind → angle → mean curve (only when the session has strokes.json and angles.csv).
+  public var technique: [String: [String: NormalisedCurves]]
+
+  /// The heat map's cells: 0.5 m squares over x −6…6 m, y −4…4 m of the venue.
+  public enum Heatmap {
+    public static let cell = 0.5
+    public static let x = -6.0...6.0
+    public static let y = -4.0...4.0
+    public static var columns: Int { Int((x.upperBound - x.lowerBound) / cell) }
+    public static var rows: Int { Int((y.upperBound - y.lowerBound) / cell) }
+  }
+
+  public var meanShotSpeed: Double? { shotSpeeds.isEmpty ? nil : shotSpeeds.reduce(0, +) / Double(shotSpeeds.count) }
+  public var maxShotSpeed: Double? { shotSpeeds.max() }
+
+  /// Measures `track` of `session`.
+  public init(_ stored: StoredSession, track: String) throws {
+    let s = stored.summary
+    session = s.id
+    name = s.name
+    date = s.date
+    self.track = track
+    player = s.players[track] ?? nil
+    let venueFromWorld = stored.venue?.venueFromWorld ?? .identity
+    let motion = stored.motion
+
+    // Movement: hip midpoint at 10 Hz.
+    distanceCovered = 0
+    secondsSeen = 0
+    heatmap = [Double](repeating: 0, count: Heatmap.columns * Heatmap.rows)
+    if let t = motion.trackIndex(track), let l = motion.skeleton.index(of: .leftHip),
+      let r = motion.skeleton.index(of: .rightHip)
+    {
+      let tr = motion.tracks[t]
+      let step = max(1, Int((motion.fps / 10).rounded()))
+      var previous: SIMD3<Double>?
+      var seen = 0
+      for frame in stride(from: tr.firstFrame, to: tr.firstFrame + tr.frameCount, by: step) {
+        guard let a = tr.position(joint: l, frame: frame), let b = tr.position(joint: r, frame: frame) else {
+          previous = nil
+          continue
+        }
+        let p = venueFromWorld.apply((a + b) / 2)
+        if let q = previous { distanceCovered += ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() }
+        previous = p
+        seen += 1
+        let cx = Int(((p.x - Heatmap.x.lowerBound) / Heatmap.cell).rounded(.down))
+        let cy = Int(((p.y - Heatmap.y.lowerBound) / Heatmap.cell).rounded(.down))
+        if (0..<Heatmap.columns).contains(cx), (0..<Heatmap.rows).contains(cy) { heatmap[cy * Heatmap.columns + cx] += 1 }
+      }
+      secondsSeen = Double(seen * step) / motion.fps
+      if seen > 0 { heatmap = heatmap.map { $0 / Double(seen) } }
+    }
+
+    // Ball and score, from the events.
+    var speeds: [Double] = [], bounces: [Bounce] = []
+    var lastHitter: String?
+    var rallyStarts: [Double] = [], rallySeconds: [Double] = [], hitsPerRally: [Int] = []
+    var hits = 0
+    for e in stored.events {
+      switch e.type {
+      case .hit:
+        lastHitter = e.track
+        hits += 1
+        if e.track == track, let v = e.speed { speeds.append(v) }
+      case .bounce:
+        if e.surface == "table", let p = e.position, p.count == 3, let side = e.side {
+          let v = venueFromWorld.apply(SIMD3(p[0], p[1], p[2]))
+          bounces.append(Bounce(x: v.x, y: v.y, side: side, byPlayer: lastHitter == track))
+        }
+      case .rallyStart:
+        rallyStarts.append(e.time)
+        hits = 0
+        lastHitter = nil
+      case .rallyEnd:
+        if let start = rallyStarts.last { rallySeconds.append(e.time - start) }
+        hitsPerRally.append(hits)
+      case .net:
+        break
+      }
+    }
+    shotSpeeds = speeds
+    self.bounces = bounces
+    rallies = rallyStarts.count
+    meanRallySeconds = rallySeconds.isEmpty ? nil : rallySeconds.reduce(0, +) / Double(rallySeconds.count)
+    meanHitsPerRally = hitsPerRally.isEmpty ? nil : Double(hitsPerRally.reduce(0, +)) / Double(hitsPerRally.count)
+    pointsWon = s.score?[track]
+    pointsLost = s.score.map { score in score.filter { $0.key != track }.values.reduce(0, +) }
+
+    // Technique.
+    technique = [:]
+    if let strokesData = stored.documents["strokes.json"], let anglesData = stored.documents["angles.csv"] {
+      let strokes = try FormFiles.strokes(strokesData, session: s.id).filter { $0.track == track }
+      let angles = FormFiles.angles(anglesData, track: track)
+      for kind in Set(strokes.map(\.kind)) {
+        let ofKind = strokes.filter { $0.kind == kind && $0.followThroughEndFrame > $0.backswingStartFrame + 2 }
+        var perAngle: [String: NormalisedCurves] = [:]
+        for (angle, values) in angles {
+          var curves: [[Double]] = [], contacts: [Double] = []
+          for stroke in ofKind {
+            let frames = stroke.backswingStartFrame...stroke.followThroughEndFrame
+            guard let curve = NormalisedCurves.resample(values, frames: frames) else { continue }
+            curves.append(curve)
+            contacts.append(
+              100 * Double(stroke.contactFrame - stroke.backswingStartFrame) / Double(frames.count - 1))
+          }
+          if let c = NormalisedCurves(curves, contactPercents: contacts) { perAngle[angle] = c }
+        }
+        if !perAngle.isEmpty { technique[kind] = perAngle }
+      }
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+import MatchSceneCore
+import MatchSceneIO
+
+extension SessionStore {
+  /// Every session, by date then id.
+  public func list() throws -> [SessionSummary] {
+    try pool.read { db in
+      try Row.fetchAll(db, sql: "SELECT * FROM session ORDER BY date, id").map { try Self.summary($0, db) }
+    }
+  }
+
+  /// One session's metadata.
+  /// - Throws: `SessionStoreError.noSuchSession`.
+  public func summary(_ id: Int64) throws -> SessionSummary {
+    try pool.read { db in
+      guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [id]) else {
+        throw SessionStoreError.noSuchSession(file: path, id: id)
+      }
+      return try Self.summary(row, db)
+    }
+  }
+
+  /// The ids of the sessions the player named `name` played in, the latest `last` (by date), oldest first.
+  public func sessions(ofPlayer name: String, last: Int = .max) throws -> [Int64] {
+    try pool.read { db in
+      try Int64.fetchAll(
+        db,
+        sql: """
+          SELECT s.id FROM session s JOIN player p ON p.sessionId = s.id WHERE p.name = ?
+          ORDER BY s.date DESC, s.id DESC LIMIT ?
+          """, arguments: [name, last == .max ? -1 : last])
+    }.reversed()
+  }
+
+  /// One session read back whole (its tracks decoded; only those in `tracks` when given).
+  /// - Throws: `SessionStoreError.noSuchSession`, `.corrupt`.
+  public func load(_ id: Int64, tracks only: Set<String>? = nil) throws -> StoredSession {
+    try pool.read { db in
+      guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [id]) else {
+        throw SessionStoreError.noSuchSession(file: path, id: id)
+      }
+      let summary = try Self.summary(row, db)
+      let decoder = JSONDecoder()
+      let skeleton = try decoder.decode(SkeletonRecord.self, from: Data((row["skeleton"] as String).utf8)).skeleton
+      let venue = try (row["venue"] as String?).map {
+        try decoder.decode(VenueRecord.self, from: Data($0.utf8)).venue
+      } ?? nil
+      let first: Int = row["firstFrame"], count: Int = row["frameCount"]
+      var motion = MotionModel(
+        fps: summary.fps, skeleton: skeleton, frames: count > 0 ? first...(first + count - 1) : nil)
+      for t in try Row.fetchAll(db, sql: "SELECT * FROM track WHERE sessionId = ? ORDER BY ordinal", arguments: [id]) {
+        guard (t["encoding"] as String) == TrackCodec.encoding else {
+          throw SessionStoreError.corrupt("session \(id): unknown track encoding \(t["encoding"] as String)")
+        }
+        if let only, !only.contains(t["trackId"]) { continue }
+        let tFirst: Int = t["firstFrame"], tCount: Int = t["frameCount"]
+        var track = MotionTrack(
+          id: t["trackId"], kind: TrackKind(rawValue: t["kind"]) ?? .person, jointCount: t["jointCount"],
+          frames: tFirst...(tFirst + tCount - 1))
+        try TrackCodec.decode(t["samples"], into: &track)
+        motion.tracks.append(track)
+      }
+      var events: [MatchEvent] = []
+      for e in try Row.fetchAll(db, sql: "SELECT * FROM event WHERE sessionId = ? ORDER BY ordinal", arguments: [id]) {
+        guard let kind = MatchEvent.Kind(rawValue: e["type"]) else {
+          throw SessionStoreError.corrupt("session \(id): unknown event type \(e["type"] as String)")
+        }
+        let x: Double? = e["x"], y: Double? = e["y"], z: Double? = e["z"]
+        events.append(
+          MatchEvent(
+            type: kind, frame: e["frame"], time: e["time"], track: e["track"],
+            position: x.flatMap { x in y.flatMap { y in z.map { SIMD3(x, y, $0) } } }, speed: e["speed"],
+            surface: e["surface"], side: e["side"], rally: e["rally"]))
+      }
+      var documents: [String: Data] = [:]
+      for d in try Row.fetchAll(db, sql: "SELECT name, content FROM document WHERE sessionId = ?", arguments: [id]) {
+        documents[d["name"]] = d["content"]
+      }
+      var proportions: [String: BodyProportions] = [:]
+      for p in try Row.fetchAll(db, sql: "SELECT track, boneLengths FROM player WHERE sessionId = ?", arguments: [id]) {
+        proportions[p["track"]] = BodyProportions(
+          boneLengths: try decoder.decode([String: Double].self, from: Data((p["boneLengths"] as String).utf8)))
+      }
+      return StoredSession(
+        summary: summary, motion: motion, events: events, venue: venue, documents: documents, proportions: proportions)
+    }
+  }
+
+  /// Deletes a session (its players, tracks, events and documents with it) in one transaction.
+  /// - Throws: `SessionStoreError.noSuchSession`.
+  public func remove(_ id: Int64) throws {
+    try pool.write { db in
+      try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
+      if db.changesCount == 0 { throw SessionStoreError.noSuchSession(file: path, id: id) }
+    }
+  }
+
+  /// Writes a session back as an output folder: `tracks.csv`, `events.json` and the documents kept whole
+  /// (`report.json`, `strokes.json`, `angles.csv`), the folder written whole (`OutputFolder.replace`).
+  public func export(_ id: Int64, to folder: URL, force: Bool = false) throws {
+    let session = try load(id)
+    try OutputFolder.replace(folder, force: force, marker: "matchscene sessions export \(id)\n") { staging in
+      try TracksCSV.write(session.motion.rows, to: staging.appendingPathComponent("tracks.csv"))
+      try EventsJSON.write(session.events, to: staging.appendingPathComponent("events.json"))
+      for (name, content) in session.documents {
+        try AtomicFile.write(content, to: staging.appendingPathComponent(name))
+      }
+    }
+  }
+
+  static func summary(_ row: Row, _ db: Database) throws -> SessionSummary {
+    let id: Int64 = row["id"]
+    var players: [String: String?] = [:]
+    for p in try Row.fetchAll(db, sql: "SELECT track, name FROM player WHERE sessionId = ?", arguments: [id]) {
+      players[p["track"]] = .some(p["name"])
+    }
+    let score = try (row["score"] as String?).map { try JSONDecoder().decode([String: Int].self, from: Data($0.utf8)) }
+    return SessionSummary(
+      id: id, name: row["name"], date: row["date"], place: row["place"], sport: row["sport"], fps: row["fps"],
+      toolVersion: row["toolVersion"], inputHash: row["inputHash"], source: row["source"],
+      firstFrame: row["firstFrame"], frameCount: row["frameCount"], players: players, score: score,
+      addedAt: row["addedAt"])
+  }
+}

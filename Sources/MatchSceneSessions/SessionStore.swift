@@ -1,0 +1,207 @@
+import Foundation
+import GRDB
+import MatchSceneBallPlay
+import MatchSceneCore
+import MatchSceneIO
+
+/// The session store: one SQLite file of reconstructed matches (default `~/.matchscene/sessions.sqlite`).
+///
+/// Built on GRDB (github.com/groue/GRDB.swift) rather than a hand-made libsqlite3 target for three things
+/// it does right: schema steps registered by name with `DatabaseMigrator` (and a newer file recognised by
+/// the steps it holds), a `DatabasePool` in WAL mode so `list`/`compare` read beside a writer, and `write`
+/// blocks that are one transaction each — a session is stored whole or not at all, also under `kill -9`.
+public final class SessionStore: Sendable {
+  /// Recorded with each session (the package has no release version yet).
+  public static let toolVersion = "matchscene 0.13-dev (session schema \(SessionSchema.version))"
+
+  public let path: String
+  let pool: DatabasePool
+
+  /// `~/.matchscene/sessions.sqlite`.
+  public static var defaultPath: String {
+    FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".matchscene/sessions.sqlite").path
+  }
+
+  /// Opens (creating if needed) the store at `path` and brings its schema up to date.
+  /// - Throws: `SessionStoreError.newerSchema` — before writing anything — when the file was written by a
+  ///   newer MatchScene; `InputError` naming `path` when it cannot be created or is not a SQLite file.
+  public init(path: String = SessionStore.defaultPath) throws {
+    self.path = path
+    let fm = FileManager.default
+    do {
+      if fm.fileExists(atPath: path) {
+        // Read-only first: a newer file is refused without a byte written to it.
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        let probe = try DatabaseQueue(path: path, configuration: readOnly)
+        try probe.read { try SessionSchema.checkNotNewer($0, file: path) }
+        try probe.close()
+      } else {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+          try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+          throw InputError(file: path, "cannot create the session store's folder \(folder.path): \(error.localizedDescription)")
+        }
+      }
+      var config = Configuration()
+      config.busyMode = .timeout(10)
+      pool = try DatabasePool(path: path, configuration: config)
+      // Readers do not wait for a writer (WAL): the schema is checked by reading, and written only when
+      // a step is missing.
+      let migrator = SessionSchema.migrator
+      let upToDate = try pool.read { db in
+        try SessionSchema.checkNotNewer(db, file: path)
+        return try migrator.hasCompletedMigrations(db)
+      }
+      if !upToDate { try migrator.migrate(pool) }
+    } catch let error as SessionStoreError {
+      throw error
+    } catch let error as DatabaseError {
+      throw InputError(file: path, "cannot open the session store (expected a SQLite file): \(error.message ?? "\(error)")")
+    }
+  }
+
+  // MARK: - Adding
+
+  /// What `add` takes besides the output folder.
+  public struct AddOptions: Sendable {
+    /// Default: the output folder's name (its parent's when it is called `out`).
+    public var name: String?
+    /// `yyyy-MM-dd`; default: today (UTC).
+    public var date: String?
+    public var place: String?
+    /// Track → name; overrides report.json's `playerNames`.
+    public var players: [String: String] = [:]
+    public var matcher = PlayerMatcher()
+    public init() {}
+  }
+
+  /// What `add` did.
+  public struct AddResult: Sendable {
+    public var id: Int64
+    public var players: [String: String?]
+    /// Known players whose limb lengths fit the unnamed ones.
+    public var suggestions: [PlayerSuggestion]
+  }
+
+  /// Stores a session in one transaction.
+  /// - Throws: `SessionStoreError.duplicate` when a session with the same input hash is stored already;
+  ///   `InputError` naming the folder when `options.players` names a track that is not a player.
+  @discardableResult
+  public func add(_ input: SessionInput, options: AddOptions = .init()) throws -> AddResult {
+    let motion = input.motion
+    let frames = motion.frames ?? 0...0
+    var players: [String: String?] = [:]
+    var proportions: [String: BodyProportions] = [:]
+    for t in motion.playerTracks {
+      let id = motion.tracks[t].id
+      let playerName: String? = options.players[id] ?? input.playerNames[id]
+      players[id] = .some(playerName)
+      proportions[id] = BodyProportions(track: t, of: motion)
+    }
+    for track in options.players.keys.sorted() where players[track] == nil {
+      throw InputError(
+        file: input.source.path,
+        "--player \(track)=…: no player track \(track) in tracks.csv (players: \(players.keys.sorted().joined(separator: ", ")))")
+    }
+    let blobs = motion.tracks.map { TrackCodec.encode($0) }
+    let score = Self.finalScore(motion: motion, events: input.events, venue: input.venue)
+    let name = options.name ?? Self.defaultName(input.source)
+    let date = options.date ?? Self.day(Date())
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let skeleton = try encoder.encode(SkeletonRecord(motion.skeleton))
+    let venue = try input.venue.map { try encoder.encode(VenueRecord($0)) }
+    let scoreJSON = try score.map { try encoder.encode($0) }
+    let proportionsJSON = try proportions.mapValues { try encoder.encode($0.boneLengths) }
+
+    return try pool.write { db in
+      if let existing = try Row.fetchOne(
+        db, sql: "SELECT id, name FROM session WHERE inputHash = ?", arguments: [input.inputHash])
+      {
+        throw SessionStoreError.duplicate(existing: existing["id"], name: existing["name"], hash: input.inputHash)
+      }
+      let known = try Self.knownPlayers(db)
+      try db.execute(
+        sql: """
+          INSERT INTO session (name, date, place, sport, fps, toolVersion, inputHash, source, skeleton, venue,
+            firstFrame, frameCount, score, addedAt) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+          """,
+        arguments: [
+          name, date, options.place, input.sport, motion.fps, Self.toolVersion, input.inputHash,
+          input.source.standardizedFileURL.path, String(decoding: skeleton, as: UTF8.self),
+          venue.map { String(decoding: $0, as: UTF8.self) }, frames.lowerBound, frames.count,
+          scoreJSON.map { String(decoding: $0, as: UTF8.self) }, ISO8601DateFormatter().string(from: Date()),
+        ])
+      let id = db.lastInsertedRowID
+      for (track, playerName) in players {
+        try db.execute(
+          sql: "INSERT INTO player (sessionId, track, name, boneLengths) VALUES (?,?,?,?)",
+          arguments: [id, track, playerName, String(decoding: proportionsJSON[track]!, as: UTF8.self)])
+      }
+      for (ordinal, track) in motion.tracks.enumerated() {
+        try db.execute(
+          sql: """
+            INSERT INTO track (sessionId, ordinal, trackId, kind, jointCount, firstFrame, frameCount, encoding, samples)
+            VALUES (?,?,?,?,?,?,?,?,?)
+            """,
+          arguments: [
+            id, ordinal, track.id, track.kind.rawValue, track.jointCount, track.firstFrame, track.frameCount,
+            TrackCodec.encoding, blobs[ordinal],
+          ])
+      }
+      for (ordinal, e) in input.events.enumerated() {
+        let p = e.position
+        try db.execute(
+          sql: """
+            INSERT INTO event (sessionId, ordinal, type, frame, time, track, x, y, z, speed, surface, side, rally)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
+            """,
+          arguments: [
+            id, ordinal, e.type.rawValue, e.frame, e.time, e.track, p.map { $0[0] }, p.map { $0[1] },
+            p.map { $0[2] }, e.speed, e.surface, e.side, e.rally,
+          ])
+      }
+      for (docName, content) in input.documents {
+        try db.execute(
+          sql: "INSERT INTO document (sessionId, name, content) VALUES (?,?,?)", arguments: [id, docName, content])
+      }
+      let suggestions = proportions.keys.sorted().compactMap { track -> PlayerSuggestion? in
+        guard players[track] == nil || players[track]! == nil else { return nil }
+        return options.matcher.suggest(track: track, proportions: proportions[track]!, known: known)
+      }
+      return AddResult(id: id, players: players, suggestions: suggestions)
+    }
+  }
+
+  /// Every named player's bone lengths, the median over their sessions.
+  static func knownPlayers(_ db: Database) throws -> [String: BodyProportions] {
+    var all: [String: [BodyProportions]] = [:]
+    for row in try Row.fetchAll(db, sql: "SELECT name, boneLengths FROM player WHERE name IS NOT NULL") {
+      let lengths = try JSONDecoder().decode([String: Double].self, from: Data((row["boneLengths"] as String).utf8))
+      all[row["name"], default: []].append(BodyProportions(boneLengths: lengths))
+    }
+    return all.mapValues(BodyProportions.median)
+  }
+
+  /// The points of each player after the last rally (`Scoreboard`, in the venue frame), nil without rallies.
+  static func finalScore(motion: MotionModel, events: [MatchEvent], venue: VenueFrame?) -> [String: Int]? {
+    guard events.contains(where: { $0.type == .rallyEnd }) else { return nil }
+    let venueMotion = venue.map { motion.transformed(by: $0.venueFromWorld) } ?? motion
+    return Scoreboard.compute(events, sides: Scoreboard.sides(of: venueMotion)).last?.score
+  }
+
+  static func defaultName(_ folder: URL) -> String {
+    let last = folder.standardizedFileURL.lastPathComponent
+    return last == "out" ? folder.standardizedFileURL.deletingLastPathComponent().lastPathComponent : last
+  }
+
+  static func day(_ date: Date) -> String {
+    let f = DateFormatter()
+    f.locale = Locale(identifier: "en_US_POSIX")
+    f.timeZone = TimeZone(identifier: "UTC")
+    f.dateFormat = "yyyy-MM-dd"
+    return f.string(from: date)
+  }
+}

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import MatchSceneSessions
+
+/// `--store`, shared by `sessions` and `compare`.
+struct StoreOptions: ParsableArguments {
+  @Option(help: "The session store (default ~/.matchscene/sessions.sqlite).")
+  var store: String?
+
+  var path: String { store ?? SessionStore.defaultPath }
+
+  /// Runs `body` on the opened store; the store's errors become a failure message without usage text.
+  func withStore<T>(_ body: (SessionStore) throws -> T) throws -> T {
+    do {
+      return try body(try SessionStore(path: path))
+    } catch let error as SessionStoreError {
+      throw CommandFailure(error.description)
+    }
+  }
+}
+
+/// `matchscene sessions`: the store of reconstructed matches.
+struct Sessions: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Keep reconstructed matches in a session store (SQLite) to compare them later.",
+    subcommands: [SessionsAdd.self, SessionsList.self, SessionsShow.self, SessionsRemove.self, SessionsExport.self])
+}
+
+/// `matchscene sessions add <out>`.
+struct SessionsAdd: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "add", abstract: "Store an output folder of `matchscene reconstruct` as a session.")
+
+  @Argument(help: "The output folder (tracks.csv, events.json, report.json…).")
+  var output: String
+
+  @Option(help: "The session's name (default: the folder's name, its parent's when it is called out).")
+  var name: String?
+
+  @Option(help: "The day of the match, yyyy-MM-dd (default: today).")
+  var date: String?
+
+  @Option(help: "Where it was played.")
+  var place: String?
+
+  @Option(name: .customLong("player"), help: "A player's name, TRACK=NAME (e.g. P1=Ana); repeatable. Default: report.json's playerNames.")
+  var players: [String] = []
+
+  @OptionGroup var storeOptions: StoreOptions
+
+  func validate() throws {
+    for p in players where p.split(separator: "=", maxSplits: 1).count != 2 {
+      throw ValidationError("--player: expected TRACK=NAME (e.g. P1=Ana), got '\(p)'")
+    }
+    if let date, !Self.isDay(date) {
+      throw ValidationError("--date: expected yyyy-MM-dd, got '\(date)'")
+    }
+  }
+
+  /// `yyyy-MM-dd` naming a real day.
+  static func isDay(_ text: String) -> Bool {
+    let f = DateFormatter()
+    f.locale = Locale(identifier: "en_US_POSIX")
+    f.timeZone = TimeZone(identifier: "UTC")
+    f.dateFormat = "yyyy-MM-dd"
+    f.isLenient = false
+    return text.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) != nil && f.date(from: text).map(f.string) == text
+  }
+
+  func run() throws {
+    let started = Date()
+    let input = try SessionInput.read(outputFolder: URL(fileURLWithPath: output))
+    let read = Date()
+    var options = SessionStore.AddOptions()
+    options.name = name
+    options.date = date
+    options.place = place
+    for p in players {
+      let parts = p.split(separator: "=", maxSplits: 1).map(String.init)
+      options.players[parts[0]] = parts[1]
+    }
+    try storeOptions.withStore { store in
+      let result = try store.add(input, options: options)
+      let summary = try store.summary(result.id)
+      print("added session \(result.id) '\(summary.name)' (\(summary.date), \(String(format: "%.1f", summary.duration)) s, \(summary.playersText))")
+      for s in result.suggestions {
+        print(
+          "  \(s.track) looks like \(s.name): limb lengths within \(String(format: "%.1f", s.rmsDifference * 1000)) mm RMS, "
+            + "confidence \(String(format: "%.0f", s.confidence * 100)) % — name them with --player \(s.track)=\(s.name)")
+      }
+      print(
+        String(
+          format: "stored in %.2f s (read and hash %.2f s, encode and write %.2f s): %@",
+          Date().timeIntervalSince(started), read.timeIntervalSince(started), Date().timeIntervalSince(read), store.path))
+    }
+  }
+}
+
+/// `matchscene sessions list`.
+struct SessionsList: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "list", abstract: "List the stored sessions.")
+  @OptionGroup var storeOptions: StoreOptions
+
+  func run() throws {
+    let sessions = try storeOptions.withStore { try $0.list() }
+    if sessions.isEmpty { print("no sessions in \(storeOptions.path)") }
+    for s in sessions {
+      print("\(s.id)\t\(s.date)\t\(s.name)\t\(String(format: "%.1f s", s.duration))\t\(s.playersText)")
+    }
+  }
+}
+
+/// `matchscene sessions show <id>`.
+struct SessionsShow: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "show", abstract: "Print one session's metadata.")
+  @Argument(help: "The session's id (see `sessions list`).") var id: Int64
+  @OptionGroup var storeOptions: StoreOptions
+
+  func run() throws {
+    let s = try storeOptions.withStore { try $0.summary(id) }
+    print("""
+        session \(s.id): \(s.name)
+          date \(s.date)\(s.place.map { ", place \($0)" } ?? "")
+          sport \(s.sport), \(s.fps) fps, frames \(s.firstFrame)…\(s.firstFrame + s.frameCount - 1) (\(String(format: "%.1f", s.duration)) s)
+          players \(s.playersText)
+          score \(s.score.map { score in score.keys.sorted().map { "\($0) \(score[$0]!)" }.joined(separator: " : ") } ?? "not kept")
+          from \(s.source), SHA-256 \(s.inputHash)
+          stored \(s.addedAt) by \(s.toolVersion)
+        """)
+  }
+}
+
+/// `matchscene sessions remove <id>`.
+struct SessionsRemove: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "remove", abstract: "Delete a session from the store.")
+  @Argument(help: "The session's id.") var id: Int64
+  @OptionGroup var storeOptions: StoreOptions
+
+  func run() throws {
+    try storeOptions.withStore { try $0.remove(id) }
+    print("removed session \(id)")
+  }
+}
+
+/// `matchscene sessions export <id> -o <dir>`.
+struct SessionsExport: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "export", abstract: "Write a session back as tracks.csv, events.json and report.json.")
+  @Argument(help: "The session's id.") var id: Int64
+  @Option(name: .shortAndLong, help: "The folder to write (written whole).") var output: String
+  @Flag(help: "Replace a non-empty folder that MatchScene did not write.") var force = false
+  @OptionGroup var storeOptions: StoreOptions
+
+  func run() throws {
+    try storeOptions.withStore { try $0.export(id, to: URL(fileURLWithPath: output), force: force) }
+    print("exported session \(id) to \(output)")
+  }
+}
