@@ -42,6 +42,8 @@ let package = Package(
     .library(name: "MatchSceneAssimp", targets: ["MatchSceneAssimp"]),
     .library(name: "MatchSceneReview", targets: ["MatchSceneReview"]),
     .library(name: "MatchScenePipeline", targets: ["MatchScenePipeline"]),
+    // MARK: Form analysis (issue 12)
+    .library(name: "MatchSceneForm", targets: ["MatchSceneForm"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -141,10 +143,23 @@ let package = Package(
       dependencies: [
         "MatchSceneCore", "MatchSceneIO", "MatchSceneGeometry", "MatchSceneReconstruction",
         "MatchSceneSimulation", "MatchSceneAnalysis", "MatchSceneEvaluation", "MatchSceneExport", "MatchSceneAssimp",
-        "MatchSceneReview", "MatchScenePipeline", "MatchSceneAssets",
+        "MatchSceneReview", "MatchScenePipeline", "MatchSceneAssets", "MatchSceneForm",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
+    ),
+
+    // MARK: - Form analysis (issue 12): joint angles, strokes, reference scores, clips
+    .target(
+      name: "MatchSceneForm",
+      dependencies: ["MatchSceneCore", "MatchSceneIO", "MatchSceneAssets", "MatchSceneExport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "MatchSceneFormTests",
+      dependencies: [
+        "MatchSceneForm", "MatchSceneSimulation", "MatchScenePipeline", "MatchSceneIO", "MatchSceneExport", "TestSupport",
+      ]
     ),
 
     // MARK: - Examples (compiled with the package; README's "Using MatchScene from Swift" is this file)
