@@ -72,3 +72,48 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 }
 
 func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(1, values.count)) }
+
+/// 45 s at default noise with a right-handed P1 and a left-handed P2, long rallies and short pauses
+/// (more strokes per second of test time), reconstructed by the pipeline.
+let mixedHandsFixture: ReconstructedFixture = try! ReconstructedFixture(
+  SimulationConfig(
+    seed: 11, duration: 45,
+    players: [PlayerConfig(height: 1.70, handedness: .right), PlayerConfig(height: 1.82, handedness: .left)],
+    shotsPerRally: 6...12, pause: 1...1.5))
+
+extension ReconstructedFixture {
+  func form() throws -> FormResult {
+    try FormAnalysis.run(motion: result.motion, venue: result.venue, events: result.events)
+  }
+}
+
+/// Detected strokes matched one to one with the true ones (same player, contact within `tolerance`
+/// frames, nearest first).
+struct StrokeMatching {
+  var matched: [(found: FormStroke, truth: SimulatedStroke)] = []
+  var falsePositives = 0
+  var missed = 0
+  var f1: Double {
+    let tp = Double(matched.count)
+    return tp == 0 ? 0 : 2 * tp / (2 * tp + Double(falsePositives + missed))
+  }
+  var kindAccuracy: Double {
+    Double(matched.filter { $0.found.kind.rawValue == $0.truth.kind }.count) / Double(max(1, matched.count))
+  }
+
+  init(found: [FormStroke], truth: [SimulatedStroke], tolerance: Int = 2) {
+    var used = Set<Int>()
+    for f in found {
+      let candidates = truth.indices.filter {
+        !used.contains($0) && truth[$0].track == f.track && abs(truth[$0].contactFrame - f.contactFrame) <= tolerance
+      }
+      if let best = candidates.min(by: { abs(truth[$0].contactFrame - f.contactFrame) < abs(truth[$1].contactFrame - f.contactFrame) }) {
+        used.insert(best)
+        matched.append((f, truth[best]))
+      } else {
+        falsePositives += 1
+      }
+    }
+    missed = truth.count - used.count
+  }
+}
