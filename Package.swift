@@ -158,7 +158,8 @@ let package = Package(
     .testTarget(
       name: "MatchSceneFormTests",
       dependencies: [
-        "MatchSceneForm", "MatchSceneSimulation", "MatchScenePipeline", "MatchSceneIO", "MatchSceneExport", "TestSupport",
+        "MatchSceneForm", "MatchSceneSimulation", "MatchScenePipeline", "MatchSceneIO", "MatchSceneExport",
+        "MatchSceneReview", "TestSupport",
       ]
     ),
 

@@ -8,17 +8,21 @@ public struct FormInput: Sendable {
   public var motion: MotionModel
   public var events: [MatchEvent]
   public var venue: VenueFrame
+  /// The sport's id (report.json's `sport`, else table tennis).
+  public var sport: String
 
-  public init(motion: MotionModel, events: [MatchEvent], venue: VenueFrame) {
+  public init(motion: MotionModel, events: [MatchEvent], venue: VenueFrame, sport: String = "table-tennis") {
     self.motion = motion
     self.events = events
     self.venue = venue
+    self.sport = sport
   }
 
   struct Report: Decodable {
     struct Venue: Decodable { var source: String; var up: [Double]; var origin: [Double]; var longAxis: [Double] }
     var fps: Double
     var venue: Venue?
+    var sport: String?
   }
 
   /// Reads an output folder.
@@ -47,6 +51,7 @@ public struct FormInput: Sendable {
     let points = try TracksCSV.read(from: tracks)
     let eventsURL = folder.appendingPathComponent("events.json")
     let events = FileManager.default.fileExists(atPath: eventsURL.path) ? try EventsJSON.read(from: eventsURL) : []
-    return FormInput(motion: MotionModel(points: points, fps: report.fps, skeleton: skeleton), events: events, venue: venue)
+    return FormInput(motion: MotionModel(points: points, fps: report.fps, skeleton: skeleton), events: events, venue: venue,
+      sport: report.sport ?? "table-tennis")
   }
 }

@@ -12,5 +12,7 @@ struct MatchSceneCommand: ParsableCommand {
       (TrackNet CSV) and an optional match.toml (sport, fps, skeleton name or [skeleton] table, up, frame offsets). \
       Try `matchscene simulate -o demo/match` then `matchscene reconstruct demo/match -o demo/out`.
       """,
-    subcommands: [Simulate.self, Reconstruct.self, Evaluate.self, View.self, Overlay.self, Benchmark.self])
+    subcommands: [
+      Simulate.self, Reconstruct.self, Evaluate.self, View.self, Overlay.self, Benchmark.self, Form.self, Clip.self,
+    ])
 }
