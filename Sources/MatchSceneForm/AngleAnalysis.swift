@@ -22,10 +22,12 @@ public enum AngleAnalysis {
     let joints = indices.map { $0! }
     let ears = skeleton.indices(of: [.leftEar, .rightEar])
     let nose = skeleton.index(of: .nose)
-    return motion.playerTracks.map { t in
-      let track = motion.tracks[t]
+    // One player per core.
+    let tracks = motion.playerTracks.map { motion.tracks[$0] }
+    let fps = motion.fps
+    return try parallelMap(tracks) { track in
       let hits = events.filter { $0.type == .hit && $0.track == track.id }.map(\.frame)
-      return series(track, joints: joints, ears: ears, nose: nose, fps: motion.fps, hits: hits, uncertainty: uncertainty)
+      return series(track, joints: joints, ears: ears, nose: nose, fps: fps, hits: hits, uncertainty: uncertainty)
     }
   }
 
@@ -67,9 +69,10 @@ public enum AngleAnalysis {
     var base = scratch
     for i in 0..<n {
       guard let b = points[i] else { continue }
-      AngleKinematics.fill(b, into: &base)
+      let p = b.array
+      AngleKinematics.fill(p, into: &base)
       let s = sigmas[i].map { $0 < 0 ? fallback : $0 }
-      let deviation = uncertainty.angleSD(b, sigmas: s, base: base, scratch: &scratch)
+      let deviation = uncertainty.angleSD(p, sigmas: s, base: base, scratch: &scratch)
       for a in 0..<angleCount {
         angles[a * n + i] = base[a]
         sd[a * n + i] = deviation[a]

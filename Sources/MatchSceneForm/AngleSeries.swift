@@ -24,18 +24,17 @@ public struct AngleSeries: Sendable {
   public var frames: ClosedRange<Int> { firstFrame...(firstFrame + frameCount - 1) }
 
   public func angle(_ a: FormAngle, frame: Int) -> Double {
-    angles[Self.angleIndex[a]! * frameCount + frame - firstFrame]
+    angles[a.index * frameCount + frame - firstFrame]
   }
   public func sd(_ a: FormAngle, frame: Int) -> Double {
-    angleSD[Self.angleIndex[a]! * frameCount + frame - firstFrame]
+    angleSD[a.index * frameCount + frame - firstFrame]
   }
   public func measure(_ m: FormMeasure, frame: Int) -> Double {
-    measures[Self.measureIndex[m]! * frameCount + frame - firstFrame]
+    measures[m.index * frameCount + frame - firstFrame]
   }
+  /// Whether the frame has every keypoint the angles need.
+  public func hasBody(frame: Int) -> Bool { frames.contains(frame) && points[frame - firstFrame] != nil }
   public func body(frame: Int) -> BodyPoints? {
     frames.contains(frame) ? points[frame - firstFrame] : nil
   }
-
-  static let angleIndex = Dictionary(uniqueKeysWithValues: FormAngle.allCases.enumerated().map { ($1, $0) })
-  static let measureIndex = Dictionary(uniqueKeysWithValues: FormMeasure.allCases.enumerated().map { ($1, $0) })
 }

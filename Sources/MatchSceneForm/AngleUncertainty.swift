@@ -20,27 +20,32 @@ public struct AngleUncertainty: Sendable {
     return r * metresPerPixel * (2 / Double(2 * n - 3)).squareRoot()
   }
 
-  /// Standard deviation of every `FormAngle` at `body`, degrees, given each keypoint's σ (metres,
-  /// `BodyPoints.roles` order).
-  func angleSD(_ body: BodyPoints, sigmas: [Double], base: [Double], scratch: inout [Double]) -> [Double] {
+  /// Standard deviation of every `FormAngle` at the 12 points `points` (`BodyPoints.roles` order), degrees,
+  /// given each keypoint's σ (metres) and the angles `base` there; only the parts of
+  /// `AngleKinematics` a keypoint enters are recomputed.
+  func angleSD(_ points: [SIMD3<Double>], sigmas: [Double], base: [Double], scratch: inout [Double]) -> [Double] {
     let h = 1e-5
     var variance = [Double](repeating: 0, count: base.count)
-    var points = body.array
+    var p = points
     for j in 0..<12 where sigmas[j] > 0 {
       let s2 = sigmas[j] * sigmas[j]
       for axis in 0..<3 {
-        let saved = points[j]
-        points[j][axis] += h
-        AngleKinematics.fill(BodyPoints(points: points, head: body.head), into: &scratch)
-        points[j] = saved
-        for a in 0..<base.count {
-          var d = scratch[a] - base[a]
-          if d > 180 { d -= 360 } else if d < -180 { d += 360 }
-          let g = d / h
-          variance[a] += s2 * g * g
+        p[j][axis] += h
+        for part in Self.parts[j] {
+          AngleKinematics.fill(part, p, into: &scratch)
+          for a in part.angles {
+            var d = scratch[a] - base[a]
+            if d > 180 { d -= 360 } else if d < -180 { d += 360 }
+            let g = d / h
+            variance[a] += s2 * g * g
+          }
         }
+        p[j] = points[j]
       }
     }
     return variance.map { $0.squareRoot() }
   }
+
+  /// The parts each keypoint enters.
+  static let parts: [[AngleKinematics.Part]] = (0..<12).map { j in AngleKinematics.Part.allCases.filter { $0.keypoints.contains(j) } }
 }

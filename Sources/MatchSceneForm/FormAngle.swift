@@ -31,6 +31,24 @@ public enum FormAngle: String, CaseIterable, Sendable, Codable {
   case trunkLean = "trunk_lean"
   case trunkRotation = "trunk_rotation"
 
+  /// Position in `allCases` (the column order of `angles.csv` and of `AngleSeries`).
+  public var index: Int {
+    switch self {
+    case .elbowFlexionLeft: 0
+    case .elbowFlexionRight: 1
+    case .shoulderElevationLeft: 2
+    case .shoulderElevationRight: 3
+    case .shoulderPlaneLeft: 4
+    case .shoulderPlaneRight: 5
+    case .hipFlexionLeft: 6
+    case .hipFlexionRight: 7
+    case .kneeFlexionLeft: 8
+    case .kneeFlexionRight: 9
+    case .trunkLean: 10
+    case .trunkRotation: 11
+    }
+  }
+
   /// The documented range, degrees.
   public var range: ClosedRange<Double> {
     switch self {
@@ -71,4 +89,15 @@ public enum FormMeasure: String, CaseIterable, Sendable {
   case comX = "com_x", comY = "com_y", comZ = "com_z"
 
   public var unit: String { self == .racketHandSpeed ? "m/s" : "m" }
+
+  /// Position in `allCases`.
+  public var index: Int {
+    switch self {
+    case .racketHandSpeed: 0
+    case .stanceWidth: 1
+    case .comX: 2
+    case .comY: 3
+    case .comZ: 4
+    }
+  }
 }

@@ -48,10 +48,11 @@ public struct FormInput: Sendable {
     {
       venue = frame
     }
-    let points = try TracksCSV.read(from: tracks)
+    // Only the players and the ball are analysed: other people's rows are left out of the model.
+    let motion = try TracksCSV.readMotion(from: tracks, fps: report.fps, skeleton: skeleton, kinds: [.player, .ball])
     let eventsURL = folder.appendingPathComponent("events.json")
     let events = FileManager.default.fileExists(atPath: eventsURL.path) ? try EventsJSON.read(from: eventsURL) : []
-    return FormInput(motion: MotionModel(points: points, fps: report.fps, skeleton: skeleton), events: events, venue: venue,
+    return FormInput(motion: motion, events: events, venue: venue,
       sport: report.sport ?? "table-tennis")
   }
 }

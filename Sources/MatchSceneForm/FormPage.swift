@@ -1,4 +1,5 @@
 import Foundation
+import MatchSceneIO
 
 /// `form.html`: per stroke its score against the reference, the per-joint detail, the comments and SVG
 /// plots of each joint's angle against the reference's over the normalised stroke (contact marked at
@@ -62,7 +63,16 @@ public enum FormPage {
     if hi - lo < 10 { let m = (hi + lo) / 2; lo = m - 5; hi = m + 5 }
     func x(_ k: Int) -> Double { pad + (w - 2 * pad) * Double(k) / Double(StrokeCurves.sampleCount - 1) }
     func y(_ v: Double) -> Double { h - pad - (h - 2 * pad) * (v - lo) / (hi - lo) }
-    func line(_ v: [Double]) -> String { v.enumerated().map { String(format: "%.1f,%.1f", x($0), y($1)) }.joined(separator: " ") }
+    func line(_ v: [Double]) -> String {
+      var text = TextBuffer(capacity: 12 * v.count)
+      for (k, value) in v.enumerated() {
+        if k > 0 { text.append(byte: UInt8(ascii: " ")) }
+        text.appendFixed(x(k), decimals: 1)
+        text.append(byte: UInt8(ascii: ","))
+        text.appendFixed(y(value), decimals: 1)
+      }
+      return text.string
+    }
     let cx = x(StrokeCurves.contactSample)
     return """
       <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(w))" height="\(Int(h))" viewBox="0 0 \(Int(w)) \(Int(h))" data-joint="\(joint.rawValue)">

@@ -49,16 +49,34 @@ struct Form: ParsableCommand {
 
   func run() throws {
     let started = Date()
+    var laps: [String] = []
+    var clock = started
+    func lap(_ stage: String) {
+      laps.append("\(stage) " + String(format: "%.2f s", Date().timeIntervalSince(clock)))
+      clock = Date()
+    }
     let folder = URL(fileURLWithPath: output)
     let input = try FormInput.load(folder)
+    lap("read")
     var options = FormOptions()
     options.metresPerPixel = metresPerPixel
     let result = try FormAnalysis.run(motion: input.motion, venue: input.venue, events: input.events, options: options)
-    try result.write(to: folder)
+    lap("angles and strokes")
+    // angles.csv, mot/ and strokes.json are written on another core while the strokes are scored.
+    final class Outcome: @unchecked Sendable { var error: Error? }
+    let written = Outcome(), group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+      do { try result.write(to: folder) } catch { written.error = error }
+    }
     let referenceFile = try reference.map { try StrokeReference.read(from: URL(fileURLWithPath: $0)) }
     let comparison = FormComparison(result, reference: referenceFile)
     let page = folder.appendingPathComponent("form.html")
+    lap("scores")
     try AtomicFile.write(FormPage.render(comparison, title: "Form: \(folder.lastPathComponent)"), to: page)
+    lap("form.html")
+    group.wait()
+    if let error = written.error { throw error }
+    lap("angles.csv, mot/, strokes.json (overlapping)")
     if let saveReference, let player {
       let chosen = result.strokes.filter { s in
         s.track == player && (stroke.map { s.number == $0 } ?? (s.kind.rawValue == kind))
@@ -73,6 +91,7 @@ struct Form: ParsableCommand {
       print("saved reference \(saved.name) (\(saved.kind.rawValue), \(saved.sources.count) strokes) → \(saveReference)")
     }
     print(comparison.summary)
-    print("wrote angles.csv, strokes.json, mot/, \(page.lastPathComponent) in \(folder.path) (\(String(format: "%.2f", Date().timeIntervalSince(started))) s)")
+    print("wrote angles.csv, strokes.json, mot/, \(page.lastPathComponent) in \(folder.path)")
+    print("took \(String(format: "%.2f", Date().timeIntervalSince(started))) s (\(laps.joined(separator: ", ")))")
   }
 }
