@@ -49,6 +49,22 @@ final class FormCommandTests: XCTestCase {
     XCTAssertEqual(Chromium.pre("status", in: dom), "ready")
   }
 
+  /// `simulate --left-handed P2` plays P2 left-handed and writes the true strokes.
+  func testSimulateLeftHandedWritesTrueStrokes() throws {
+    let folder = try makeTemporaryFolder().appendingPathComponent("match")
+    let run = try runMatchScene(["simulate", "-o", folder.path, "--duration", "6", "--seed", "3", "--left-handed", "P2"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    struct Stroke: Decodable { var track: String; var kind: String; var hand: String; var contactFrame: Int }
+    let strokes = try JSONDecoder().decode(
+      [Stroke].self, from: Data(contentsOf: folder.appendingPathComponent("truth/strokes.json")))
+    XCTAssertFalse(strokes.isEmpty)
+    XCTAssertEqual(Set(strokes.filter { $0.track == "P2" }.map(\.hand)), ["left"])
+    XCTAssertEqual(Set(strokes.filter { $0.track == "P1" }.map(\.hand)), ["right"])
+    let bad = try runMatchScene(["simulate", "-o", folder.path + "2", "--left-handed", "P3"])
+    XCTAssertNotEqual(bad.status, 0)
+    XCTAssert(bad.stderr.contains("--left-handed takes P1 or P2"), bad.stderr)
+  }
+
   func testClipErrorsNameTheFlag() throws {
     let out = Self.outFolder
     let noPlayer = try runMatchScene(["clip", out.path, "--player", "P9"])
@@ -110,6 +126,11 @@ final class FormCommandTests: XCTestCase {
       }
     }
     // The clip is centred on the player: the hip centre at contact is above the origin.
+    let hips = rows.filter { $0.track == "P1" && $0.frame == stroke.contactFrame && $0.joint.hasSuffix("_hip") }
+    XCTAssertEqual(hips.count, 2)
+    let hip = clip.clipFromWorld.apply(0.5 * (hips[0].position + hips[1].position))
+    XCTAssertEqual(hip.x, 0, accuracy: 1e-9)
+    XCTAssertEqual(hip.y, 0, accuracy: 1e-9)
     XCTAssertNotNil(probe.ghostWrist)
     XCTAssertFalse(probe.translucent.isEmpty, "ghost materials are BLEND")
     XCTAssert(probe.translucent.allSatisfy { $0.hasSuffix("ghost") || $0.contains("ghost") }, "\(probe.translucent)")
