@@ -42,7 +42,8 @@ let package = Package(
     .library(name: "MatchSceneAssimp", targets: ["MatchSceneAssimp"]),
     .library(name: "MatchSceneReview", targets: ["MatchSceneReview"]),
     .library(name: "MatchScenePipeline", targets: ["MatchScenePipeline"]),
-    .library(name: "MatchSceneSessions", targets: ["MatchSceneSessions"]),  // sessions (issue 13)
+    .library(name: "MatchSceneForm", targets: ["MatchSceneForm"]),
+    .library(name: "MatchSceneSessions", targets: ["MatchSceneSessions"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -144,8 +145,8 @@ let package = Package(
       dependencies: [
         "MatchSceneCore", "MatchSceneIO", "MatchSceneGeometry", "MatchSceneReconstruction",
         "MatchSceneSimulation", "MatchSceneAnalysis", "MatchSceneEvaluation", "MatchSceneExport", "MatchSceneAssimp",
-        "MatchSceneReview", "MatchScenePipeline", "MatchSceneAssets",
-        "MatchSceneSessions",  // sessions (issue 13)
+        "MatchSceneReview", "MatchScenePipeline", "MatchSceneAssets", "MatchSceneForm",
+        "MatchSceneSessions",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
@@ -164,6 +165,20 @@ let package = Package(
       name: "MatchSceneSessionsTests",
       dependencies: [
         "MatchSceneSessions", "MatchSceneSimulation", "MatchSceneAssets", "MatchSceneIO", "MatchSceneExport", "TestSupport",
+      ]
+    ),
+
+    // MARK: - Form analysis (issue 12): joint angles, strokes, reference scores, clips
+    .target(
+      name: "MatchSceneForm",
+      dependencies: ["MatchSceneCore", "MatchSceneIO", "MatchSceneAssets", "MatchSceneExport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "MatchSceneFormTests",
+      dependencies: [
+        "MatchSceneForm", "MatchSceneSimulation", "MatchScenePipeline", "MatchSceneIO", "MatchSceneExport",
+        "MatchSceneReview", "TestSupport",
       ]
     ),
 

@@ -4,20 +4,20 @@
 /// Fixed-point numbers are exact: `appendFixed(x, decimals: n)` writes the decimal digits of
 /// `(x · 10ⁿ).rounded()` (ties away from zero), so the text reads back within 0.5 · 10⁻ⁿ (plus the
 /// rounding of `x · 10ⁿ`, below 1e-16 relative).
-struct TextBuffer {
-  private(set) var bytes: [UInt8] = []
+public struct TextBuffer {
+  public private(set) var bytes: [UInt8] = []
 
-  init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+  public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
   /// The text as a `String`.
-  var string: String { String(decoding: bytes, as: UTF8.self) }
+  public var string: String { String(decoding: bytes, as: UTF8.self) }
 
-  mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
-  mutating func append(_ s: Substring) { bytes.append(contentsOf: s.utf8) }
-  mutating func append(byte: UInt8) { bytes.append(byte) }
+  public mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
+  public mutating func append(_ s: Substring) { bytes.append(contentsOf: s.utf8) }
+  public mutating func append(byte: UInt8) { bytes.append(byte) }
 
   /// A decimal integer.
-  mutating func append(_ i: Int) {
+  public mutating func append(_ i: Int) {
     if i < 0 { bytes.append(UInt8(ascii: "-")) }
     appendDigits(UInt64(i.magnitude), minimumCount: 1)
   }
@@ -25,7 +25,7 @@ struct TextBuffer {
   /// `x` with exactly `decimals` digits after the point (`-0.500000`), or with trailing zeros and a
   /// bare point removed when `trimZeros` (`-0.5`, `3`). Non-finite values and magnitudes at or above
   /// 1e15 fall back to Swift's shortest round-trip form (`inf`, `1e+20`).
-  mutating func appendFixed(_ x: Double, decimals: Int, trimZeros: Bool = false) {
+  public mutating func appendFixed(_ x: Double, decimals: Int, trimZeros: Bool = false) {
     precondition((0...9).contains(decimals), "0 to 9 decimals")
     let scaled = (x * Self.powersOfTen[decimals]).rounded()
     guard x.isFinite, abs(x) < 1e15, abs(scaled) < 9e15 else {

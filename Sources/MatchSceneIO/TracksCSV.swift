@@ -66,45 +66,78 @@ public enum TracksCSV {
     points.reserveCapacity(bytes.count / 70)
     var sawHeader = false
     // Tracks and joints repeat on every row: reuse their strings instead of decoding each anew.
-    var names: [ArraySlice<UInt8>: String] = [:]
-    func name(_ range: Range<Int>) -> String {
-      if let s = names[bytes[range]] { return s }
-      let s = csv.string(range)
-      names[bytes[range]] = s
-      return s
-    }
+    var names = InternedNames()
+    func name(_ range: Range<Int>) -> String { names.string(range, in: csv) }
     try csv.forEachLine { line, f in
-      if !sawHeader {
-        let text = csv.string(0..<(f.last?.upperBound ?? 0))
-        guard f.count == 10, text.replacingOccurrences(of: " ", with: "") == header else {
-          throw InputError(file: file, location: .line(line), "header '\(text)' is not '\(header)'")
-        }
-        sawHeader = true
-        return
-      }
-      if CSVScanner.isBlank(f) { return }
-      guard f.count == 10 else {
-        throw InputError(file: file, location: .line(line), "has \(f.count) fields; expected 10 (\(header))")
-      }
+      guard try checkLine(line, f, csv: csv, file: file, sawHeader: &sawHeader) else { return }
       func fail(_ column: String, _ range: Range<Int>, _ expected: String) -> InputError {
-        InputError(file: file, location: .line(line), "\(column) '\(csv.string(range))' is not \(expected)")
+        failure(line, column, range, expected, csv: csv, file: file)
       }
       guard let frame = csv.int(f[0]) else { throw fail("frame", f[0], "an integer") }
       guard let time = csv.double(f[1]), time.isFinite else { throw fail("time", f[1], "a finite number") }
       guard !f[2].isEmpty else { throw fail("track", f[2], "a track name") }
       guard let kind = TrackKind(rawValue: name(f[3])) else { throw fail("kind", f[3], "player, person or ball") }
       guard !f[4].isEmpty else { throw fail("joint", f[4], "a joint name") }
-      guard let x = csv.double(f[5]), x.isFinite else { throw fail("x", f[5], "a finite number") }
-      guard let y = csv.double(f[6]), y.isFinite else { throw fail("y", f[6], "a finite number") }
-      guard let z = csv.double(f[7]), z.isFinite else { throw fail("z", f[7], "a finite number") }
-      guard let reprojection = csv.double(f[8]), !reprojection.isNaN else { throw fail("reproj_px", f[8], "a number") }
-      guard let views = csv.int(f[9]), views >= 0 else { throw fail("views", f[9], "a non-negative integer") }
+      let sample = try self.sample(line, f, csv: csv, file: file)
       points.append(
         TrackPoint(
-          frame: frame, time: time, track: name(f[2]), kind: kind, joint: name(f[4]), position: SIMD3(x, y, z),
-          reprojectionPx: reprojection, views: views))
+          frame: frame, time: time, track: name(f[2]), kind: kind, joint: name(f[4]), position: sample.position,
+          reprojectionPx: sample.reprojectionPx, views: Int(sample.views)))
     }
     if !sawHeader { throw InputError(file: file, location: .line(1), "empty file; expected the header '\(header)'") }
     return points
+  }
+}
+
+extension TracksCSV {
+  /// Checks the header (the first line, setting `sawHeader`) or a data line's field count; false for the
+  /// header and blank lines, which hold no row.
+  static func checkLine(_ line: Int, _ f: [Range<Int>], csv: CSVScanner, file: String, sawHeader: inout Bool) throws
+    -> Bool
+  {
+    if !sawHeader {
+      let text = csv.string(0..<(f.last?.upperBound ?? 0))
+      guard f.count == 10, text.replacingOccurrences(of: " ", with: "") == header else {
+        throw InputError(file: file, location: .line(line), "header '\(text)' is not '\(header)'")
+      }
+      sawHeader = true
+      return false
+    }
+    if CSVScanner.isBlank(f) { return false }
+    guard f.count == 10 else {
+      throw InputError(file: file, location: .line(line), "has \(f.count) fields; expected 10 (\(header))")
+    }
+    return true
+  }
+
+  static func failure(_ line: Int, _ column: String, _ range: Range<Int>, _ expected: String, csv: CSVScanner, file: String)
+    -> InputError
+  {
+    InputError(file: file, location: .line(line), "\(column) '\(csv.string(range))' is not \(expected)")
+  }
+
+  /// x, y, z, reproj_px and views of a data line, checked; measured unless reproj_px is negative (filled).
+  static func sample(_ line: Int, _ f: [Range<Int>], csv: CSVScanner, file: String) throws -> MotionSample {
+    func fail(_ column: String, _ range: Range<Int>, _ expected: String) -> InputError {
+      failure(line, column, range, expected, csv: csv, file: file)
+    }
+    guard let x = csv.double(f[5]), x.isFinite else { throw fail("x", f[5], "a finite number") }
+    guard let y = csv.double(f[6]), y.isFinite else { throw fail("y", f[6], "a finite number") }
+    guard let z = csv.double(f[7]), z.isFinite else { throw fail("z", f[7], "a finite number") }
+    guard let reprojection = csv.double(f[8]), !reprojection.isNaN else { throw fail("reproj_px", f[8], "a number") }
+    guard let views = csv.int(f[9]), views >= 0 else { throw fail("views", f[9], "a non-negative integer") }
+    return MotionSample(
+      position: SIMD3(x, y, z), reprojectionPx: reprojection, views: views, state: reprojection < 0 ? .filled : .measured)
+  }
+}
+
+/// Names that repeat on every row of a large file (tracks, joints), decoded once per distinct spelling.
+struct InternedNames {
+  private var names: [ArraySlice<UInt8>: String] = [:]
+  mutating func string(_ range: Range<Int>, in csv: CSVScanner) -> String {
+    if let s = names[csv.bytes[range]] { return s }
+    let s = csv.string(range)
+    names[csv.bytes[range]] = s
+    return s
   }
 }

@@ -104,6 +104,8 @@ public enum MatchSimulator {
       sport: sport.id, fps: fps, skeleton: skeleton, cameras: cameras, frameOffsets: offsets, detections: detections)
     return SimulatedMatch(
       match: match, truth: Reconstruction(fps: fps, skeleton: skeleton, points: points), events: script.events,
-      config: config)
+      config: config,
+      strokes: script.hits.sorted { $0.time < $1.time }.map { SimulatedStroke($0, players: players, fps: fps) }
+        .filter { $0.contactFrame < frameCount })
   }
 }

@@ -44,6 +44,20 @@ struct PlayerAnimator {
     }
   }
 
+  /// `swing(stroke)` shaped by a player's technique: the wrist's offsets from the ready position scaled
+  /// by `backswingSize`, the turns by `trunkRotation` (the defaults return `swing(stroke)` exactly).
+  static func swing(_ stroke: Stroke, technique: Technique) -> (
+    back: SIMD3<Double>, follow: SIMD3<Double>, backTurn: Double, followTurn: Double
+  ) {
+    let s = swing(stroke)
+    guard technique != Technique() else { return s }
+    let k = technique.backswingSize, r = technique.trunkRotation
+    return (
+      racketReady + k * (s.back - racketReady), racketReady + k * (s.follow - racketReady), r * s.backTurn,
+      r * s.followTurn
+    )
+  }
+
   init(player: PlayerGeometry, script: RallyScript, tableHalfLength: Double, rng: inout SeededGenerator) {
     self.player = player
     let h = player.dims.height
@@ -89,9 +103,9 @@ struct PlayerAnimator {
       let t = hit.time
       let start = max(t - 0.45, i > 0 ? (hits[i - 1].time + t) / 2 : -.infinity)
       let end = min(t + 0.45, i + 1 < hits.count ? (hits[i + 1].time + t) / 2 : .infinity)
-      let s = Self.swing(hit.stroke)
+      let s = Self.swing(hit.stroke, technique: player.technique)
       let turnSign = -player.racketLeftSign  // turning towards the racket side is negative for right-handers
-      let back = hit.stroke == .serve ? t - 0.2 : t - 0.16
+      let back = hit.stroke == .serve ? t - 0.2 : t - player.technique.backswingTime
       turns.append(Key(time: start, value: .zero, stop: true))
       racket.append((start, true, .local(Self.racketReady * h)))
       if back > start + 0.02 {

@@ -31,6 +31,7 @@ struct PlayerGeometry: Sendable {
   let heading: Double
   let dims: BodyDimensions
   let handedness: Handedness
+  let technique: Technique
 
   /// Distance from the wrist to the ball at contact, metres: the hand holds the racket handle and the
   /// blade meets the ball about this far out.
@@ -45,6 +46,7 @@ struct PlayerGeometry: Sendable {
     heading = index == 0 ? 0 : Double.pi
     dims = BodyDimensions(height: config.height)
     handedness = config.handedness
+    technique = config.technique
   }
 
   var forward: SIMD3<Double> { SIMD3(cos(heading), sin(heading), 0) }

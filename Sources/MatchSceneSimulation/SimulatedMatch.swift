@@ -13,11 +13,16 @@ public struct SimulatedMatch: Sendable {
   public var events: [MatchEvent]
   /// The configuration that produced this match.
   public var config: SimulationConfig
+  /// The strokes played, in time order (within the match's frames).
+  public var strokes: [SimulatedStroke]
 
-  public init(match: Match, truth: Reconstruction, events: [MatchEvent], config: SimulationConfig) {
+  public init(
+    match: Match, truth: Reconstruction, events: [MatchEvent], config: SimulationConfig, strokes: [SimulatedStroke] = []
+  ) {
     self.match = match
     self.truth = truth
     self.events = events
     self.config = config
+    self.strokes = strokes
   }
 }

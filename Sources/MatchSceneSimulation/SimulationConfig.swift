@@ -10,9 +10,39 @@ public struct PlayerConfig: Sendable, Equatable {
   /// Standing height, metres; every bone length scales with it (anthropometric proportions).
   public var height: Double
   public var handedness: Handedness
-  public init(height: Double, handedness: Handedness = .right) {
+  /// How the player swings; the defaults give the simulator's standard strokes.
+  public var technique: Technique
+  public init(height: Double, handedness: Handedness = .right, technique: Technique = Technique()) {
     self.height = height
     self.handedness = handedness
+    self.technique = technique
+  }
+}
+
+/// Technique knobs of a simulated player's strokes. At their defaults (all 1, 0.16 s) the simulated
+/// match is bit for bit what it was before the knobs existed.
+public struct Technique: Sendable, Equatable {
+  /// Scales the torso's turn in the backswing and the follow-through (the X-factor), 0…3.
+  public var trunkRotation: Double
+  /// Scales the racket wrist's backswing and follow-through offsets from the shoulder, 0.3…2.
+  public var backswingSize: Double
+  /// Time from the backswing's end to contact, seconds, 0.08…0.3 (0.2 s for serves is kept).
+  public var backswingTime: Double
+  public init(trunkRotation: Double = 1, backswingSize: Double = 1, backswingTime: Double = 0.16) {
+    self.trunkRotation = trunkRotation
+    self.backswingSize = backswingSize
+    self.backswingTime = backswingTime
+  }
+
+  func validate(player i: Int) throws {
+    func fail(_ key: String, _ message: String) -> InputError {
+      InputError(file: "simulation", location: .key("players[\(i + 1)].technique.\(key)"), message)
+    }
+    guard (0...3).contains(trunkRotation) else { throw fail("trunk_rotation", "must lie in 0…3, got \(trunkRotation)") }
+    guard (0.3...2).contains(backswingSize) else { throw fail("backswing_size", "must lie in 0.3…2, got \(backswingSize)") }
+    guard (0.08...0.3).contains(backswingTime) else {
+      throw fail("backswing_time", "must lie in 0.08…0.3 s, got \(backswingTime)")
+    }
   }
 }
 
@@ -68,6 +98,7 @@ public struct SimulationConfig: Sendable, Equatable {
     for (i, p) in players.enumerated() where !(p.height >= 1.2 && p.height <= 2.3) {
       throw fail("players[\(i + 1)].height", "must lie in 1.2…2.3 m, got \(p.height)")
     }
+    for (i, p) in players.enumerated() { try p.technique.validate(player: i) }
     guard shotsPerRally.lowerBound >= 1 else { throw fail("shots_per_rally", "must be at least 1") }
     guard netProbability >= 0, netProbability <= 1 else { throw fail("net_probability", "must lie in [0, 1]") }
     guard pause.lowerBound >= 1, pause.upperBound.isFinite else {

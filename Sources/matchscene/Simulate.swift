@@ -11,7 +11,7 @@ struct Simulate: ParsableCommand {
     abstract: "Generate a synthetic table-tennis match (detections + calibration) with its ground truth.",
     discussion: """
       Writes a match folder that `matchscene reconstruct` reads, plus truth/tracks.csv and \
-      truth/events.json. Use --rig to try your own camera placement before a session.
+      truth/events.json and truth/strokes.json. Use --rig to try your own camera placement before a session.
       """)
 
   @Option(name: .shortAndLong, help: "Output match folder.")
@@ -56,12 +56,18 @@ struct Simulate: ParsableCommand {
   @Flag(inversion: .prefixedNo, help: "A bystander walks around the hall.")
   var bystander = true
 
+  @Option(help: "A left-handed player (P1 or P2); repeat for both. Default: both right-handed.")
+  var leftHanded: [String] = []
+
   @Flag(help: "No detector faults at all: only pixel noise.")
   var clean = false
 
   func validate() throws {
     guard duration > 0, duration <= 4 * 3600 else { throw ValidationError("--duration must be in (0, 14400] seconds") }
     if let fps, !(fps > 0) { throw ValidationError("--fps must be positive") }
+    for id in leftHanded where id != "P1" && id != "P2" {
+      throw ValidationError("--left-handed takes P1 or P2, got '\(id)'")
+    }
     guard cameras >= 2 else { throw ValidationError("--cameras must be at least 2") }
     for (name, rate) in [("miss", missRate), ("swap", swapRate), ("outlier", outlierRate), ("ball-miss", ballMissRate), ("false-ball", falseBallRate)] {
       if let rate, !(0...1).contains(rate) { throw ValidationError("--\(name)-rate must be in [0, 1]") }
@@ -89,6 +95,7 @@ struct Simulate: ParsableCommand {
     if let ballMissRate { config.noise.ballMissRate = ballMissRate }
     if let falseBallRate { config.noise.falseBallRate = falseBallRate }
     config.noise.bystander = bystander && !clean
+    for (i, id) in ["P1", "P2"].enumerated() where leftHanded.contains(id) { config.players[i].handedness = .left }
     let simulated = try MatchSimulator.simulate(config, sport: sport)
     let destination = URL(fileURLWithPath: output)
     // A simulated match is an input folder: never replaced without --force.
@@ -97,6 +104,7 @@ struct Simulate: ParsableCommand {
       try MatchFolder.write(simulated.match, to: staging, frames: frames)
       try TracksCSV.write(simulated.truth.points, to: staging.appendingPathComponent("truth/tracks.csv"))
       try EventsJSON.write(simulated.events, to: staging.appendingPathComponent("truth/events.json"))
+      try SimulatedStroke.jsonData(simulated.strokes).write(to: staging.appendingPathComponent("truth/strokes.json"))
     }
     print("Simulated \(String(format: "%.1f", duration)) s at \(simulated.match.fps) fps with \(simulated.match.cameras.count) cameras → \(destination.path)")
     print(simulated.coverage.summary)

@@ -10,67 +10,25 @@ import XCTest
 /// Debian's three.js r111 (`libjs-three`), and checks what three.js makes of the scene.
 /// Needs `apt-get install -y chromium libjs-three`; skipped when `chromium` is not on PATH, except under CI.
 final class BrowserTests: XCTestCase {
-  static let threeFolder = "/usr/share/javascript/three"
+  static let threeFolder = Chromium.threeFolder
 
   /// The clip the tests play: frames 20…40 of the synthetic match (which starts at frame 10).
   static let clip = (name: "rally-01", frames: 20...40)
 
   private func chromium() throws -> String {
-    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-      .map { "\($0)/chromium" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let path else {
-      // CI installs the browser (quickstart.sh test): there a missing browser is a failure, not a skip.
-      let hint = "chromium is not on PATH: apt-get install -y chromium libjs-three"
-      if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(hint) }
-      throw XCTSkip(hint)
-    }
+    let path = try Chromium.executable()
     XCTAssertTrue(
       FileManager.default.fileExists(atPath: "\(Self.threeFolder)/three.min.js"),
       "three.js r111 missing: apt-get install -y libjs-three")
     return path
   }
 
-  /// Runs headless Chromium on `page` and returns the serialised DOM (or nil when taking `screenshot`).
-  /// Kills the browser after `timeout` seconds.
   @discardableResult
-  private func runChromium(
-    _ executable: String, page: URL, screenshot: URL? = nil, timeout: TimeInterval = 60
-  ) throws -> String {
-    let profile = try makeTemporaryFolder("matchscene-chromium")
-    defer { try? FileManager.default.removeItem(at: profile) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    var arguments = [
-      "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-      "--allow-file-access-from-files", "--user-data-dir=\(profile.path)", "--virtual-time-budget=15000",
-      "--no-first-run", "--disable-gpu-sandbox", "--disable-dev-shm-usage",
-    ]
-    if let screenshot {
-      arguments += ["--screenshot=\(screenshot.path)", "--window-size=1280,720"]
-    } else {
-      arguments += ["--dump-dom"]
-    }
-    process.arguments = arguments + [page.absoluteString]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    killer.cancel()
-    return String(decoding: data, as: UTF8.self)
+  private func runChromium(_ executable: String, page: URL, screenshot: URL? = nil) throws -> String {
+    try Chromium.run(executable, page: page, screenshot: screenshot)
   }
 
-  /// The text of `<pre id="id">` in `dom`, with HTML entities for &, < and > undone.
-  private func pre(_ id: String, in dom: String) -> String? {
-    guard let open = dom.range(of: "<pre id=\"\(id)\""), let start = dom[open.upperBound...].range(of: ">"),
-      let end = dom[start.upperBound...].range(of: "</pre>")
-    else { return nil }
-    return String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&lt;", with: "<")
-      .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-  }
+  private func pre(_ id: String, in dom: String) -> String? { Chromium.pre(id, in: dom) }
 
   /// The synthetic scene as the command line writes scene.glb: rotations as normalised SHORTs.
   private func glb() throws -> Data {
@@ -165,28 +123,9 @@ final class BrowserTests: XCTestCase {
   /// A page that loads `glb` with three.js r111 and writes `{ball, wrists, changedPixels, …}` into
   /// `<pre id="result">`, in the calibration frame (glTF (x, y, z) = world (x, z, −y)).
   private func probePage(glb: Data, times: [Double]) -> String {
-    let base = URL(fileURLWithPath: Self.threeFolder, isDirectory: true).absoluteString
-    return """
-      <!DOCTYPE html>
-      <html><head><meta charset="utf-8"></head><body>
-      <pre id="errors"></pre><pre id="result"></pre>
-      <script>
-      const report = (text) => { document.getElementById("errors").textContent += text + "\\n"; };
-      window.addEventListener("error", (e) => report("error: " + e.message + " (" + e.filename + ":" + e.lineno + ")"));
-      const consoleError = console.error.bind(console);
-      console.error = function () { report("console.error: " + Array.from(arguments).map(String).join(" ")); consoleError.apply(null, arguments); };
-      </script>
-      <script src="\(base)three.min.js"></script>
-      <script src="\(base)examples/js/loaders/GLTFLoader.js"></script>
-      <script>
+    return Chromium.probePageHead + """
       \(ViewerPage.bindTracksByNodeJS)
       const times = \(times);
-      const calibration = (v) => [v.x, -v.z, v.y];
-      const child = (parent, name) => {
-        let found = null;
-        parent.traverse((o) => { if (!found && o !== parent && (o.name === name || new RegExp("^" + name + "_\\\\d+$").test(o.name))) found = o; });
-        return found;
-      };
       new THREE.GLTFLoader().load("data:model/gltf-binary;base64,\(glb.base64EncodedString())", (gltf) => {
         matchsceneBindTracksByNode(gltf, () => {
           const clip = gltf.animations.find((c) => c.name === "\(Self.clip.name)");

@@ -1,0 +1,81 @@
+import Foundation
+import MatchSceneCore
+import MatchSceneIO
+
+/// `angles.csv`: one row per frame and player, one column per angle (degrees) and its standard
+/// deviation (`<angle>_sd`, degrees), then the measures (`racket_hand_speed` m/s, `stance_width` m,
+/// `com_x`, `com_y`, `com_z` m, venue frame). Empty cells where a keypoint is missing. Rows in frame
+/// order, players in track order within a frame.
+public enum AnglesCSV {
+  public static var header: String {
+    (["frame", "time", "track", "racket_side"] + FormAngle.allCases.flatMap { [$0.rawValue, $0.rawValue + "_sd"] }
+      + FormMeasure.allCases.map(\.rawValue)).joined(separator: ",")
+  }
+
+  public static func render(_ series: [AngleSeries]) -> String { bytes(series).string }
+
+  /// The file's text, built with `TextBuffer` (a 10-minute match has ~72 000 rows of 33 cells).
+  static func bytes(_ series: [AngleSeries]) -> TextBuffer {
+    var out = TextBuffer(capacity: 1 << 20)
+    out.append(header + "\n")
+    guard let first = series.map(\.firstFrame).min(), let last = series.map({ $0.frames.upperBound }).max() else {
+      return out
+    }
+    func cell(_ v: Double, _ decimals: Int) {
+      out.append(byte: UInt8(ascii: ","))
+      if v.isFinite { out.appendFixed(v, decimals: decimals) }
+    }
+    let angleCount = FormAngle.allCases.count, measureCount = FormMeasure.allCases.count
+    let labels = series.map { "," + $0.track + "," + $0.racketSide.rawValue }
+    for frame in first...last {
+      for (k, s) in series.enumerated() where s.hasBody(frame: frame) {
+        let i = frame - s.firstFrame, n = s.frameCount
+        out.append(frame)
+        out.append(byte: UInt8(ascii: ","))
+        out.appendFixed(Double(frame) / s.fps, decimals: 6)
+        out.append(labels[k])
+        for a in 0..<angleCount {
+          cell(s.angles[a * n + i], 3)
+          cell(s.angleSD[a * n + i], 3)
+        }
+        for m in 0..<measureCount { cell(s.measures[m * n + i], 4) }
+        out.append(byte: UInt8(ascii: "\n"))
+      }
+    }
+    return out
+  }
+
+  public static func write(_ series: [AngleSeries], to url: URL) throws {
+    try Data(bytes(series).bytes).write(to: url, options: .atomic)
+  }
+}
+
+/// An OpenSim motion file (`.mot`, the Storage format: a name line, `version=1`, `nRows=`,
+/// `nColumns=` counting the time column, `inDegrees=yes`, `endheader`, then tab-separated labels and
+/// rows; OpenSim documentation, "Storage (.sto) file format"), one per player: time and every
+/// `FormAngle` in degrees. Frames without the keypoints are left out (OpenSim interpolates between rows).
+public enum OpenSimMOT {
+  public static func render(_ s: AngleSeries) -> String { bytes(s).string }
+
+  static func bytes(_ s: AngleSeries) -> TextBuffer {
+    let frames = s.frames.filter { s.hasBody(frame: $0) }
+    let labels = ["time"] + FormAngle.allCases.map(\.rawValue)
+    var out = TextBuffer(capacity: 1 << 20)
+    out.append("\(s.track)_angles\nversion=1\nnRows=\(frames.count)\nnColumns=\(labels.count)\ninDegrees=yes\nendheader\n")
+    out.append(labels.joined(separator: "\t") + "\n")
+    for frame in frames {
+      out.appendFixed(Double(frame) / s.fps, decimals: 6)
+      for a in 0..<FormAngle.allCases.count {
+        out.append(byte: UInt8(ascii: "\t"))
+        let v = s.angles[a * s.frameCount + frame - s.firstFrame]
+        if v.isFinite { out.appendFixed(v, decimals: 4) } else { out.append("NaN") }
+      }
+      out.append(byte: UInt8(ascii: "\n"))
+    }
+    return out
+  }
+
+  public static func write(_ s: AngleSeries, to url: URL) throws {
+    try Data(bytes(s).bytes).write(to: url, options: .atomic)
+  }
+}

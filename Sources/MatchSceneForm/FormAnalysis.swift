@@ -1,0 +1,65 @@
+import Foundation
+import MatchSceneCore
+
+/// Settings of `FormAnalysis`.
+public struct FormOptions: Sendable {
+  /// Metres per pixel at the players, for the angles' σ (`AngleUncertainty`): camera distance over focal
+  /// length in pixels; 0.004 is a camera 6 m away with a 1500 px focal length.
+  public var metresPerPixel: Double = 0.004
+  public var segmenter = StrokeSegmenter()
+  public init() {}
+
+  /// - Throws: `InputError` naming the option.
+  public func check() throws {
+    guard metresPerPixel.isFinite, metresPerPixel > 0, metresPerPixel < 1 else {
+      throw InputError(file: "form options", location: .key("metres_per_pixel"), "must lie in (0, 1) m/px, got \(metresPerPixel)")
+    }
+  }
+}
+
+/// Form analysis of a reconstructed match: every player's angles per frame and their strokes.
+public struct FormResult: Sendable {
+  /// Per player, venue frame.
+  public var series: [AngleSeries]
+  /// Every player's strokes, in track then time order.
+  public var strokes: [FormStroke]
+  /// The motion in the venue frame (for clips).
+  public var motion: MotionModel
+  /// Events in the venue frame.
+  public var events: [MatchEvent]
+
+  public func series(_ track: String) -> AngleSeries? { series.first { $0.track == track } }
+
+  /// Writes `angles.csv`, `strokes.json` and `mot/<track>.mot` into `folder` (created if needed).
+  public func write(to folder: URL) throws {
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("mot"), withIntermediateDirectories: true)
+    try AnglesCSV.write(series, to: folder.appendingPathComponent("angles.csv"))
+    try StrokesJSON.write(strokes, to: folder.appendingPathComponent("strokes.json"))
+    for s in series { try OpenSimMOT.write(s, to: folder.appendingPathComponent("mot/\(s.track).mot")) }
+  }
+}
+
+public enum FormAnalysis {
+  /// - Parameters:
+  ///   - motion: the match's tracks in the calibration's world frame (`MatchResult.motion`).
+  ///   - venue: where the venue is (`MatchResult.venue`); the angles are taken in its frame (z up).
+  ///   - events: the match's events, world frame.
+  public static func run(
+    motion: MotionModel, venue: VenueFrame, events: [MatchEvent], options: FormOptions = FormOptions()
+  ) throws -> FormResult {
+    try options.check()
+    let venueMotion = venue.isIdentity ? motion : motion.transformed(by: venue.venueFromWorld)
+    let venueEvents = events.map { event -> MatchEvent in
+      var e = event
+      if !venue.isIdentity, let p = e.position, p.count == 3 {
+        let q = venue.venueFromWorld.apply(SIMD3(p[0], p[1], p[2]))
+        e.position = [q.x, q.y, q.z]
+      }
+      return e
+    }
+    let series = try AngleAnalysis.run(
+      venueMotion, events: venueEvents, uncertainty: AngleUncertainty(metresPerPixel: options.metresPerPixel))
+    let strokes = series.flatMap { options.segmenter.strokes($0, events: venueEvents) }
+    return FormResult(series: series, strokes: strokes, motion: venueMotion, events: venueEvents)
+  }
+}

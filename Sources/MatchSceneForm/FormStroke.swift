@@ -1,0 +1,46 @@
+/// How a ball was struck.
+public enum StrokeKind: String, Sendable, Codable, CaseIterable {
+  case serve, forehand, backhand
+}
+
+/// The stroke's key moments, in the order they happen.
+public enum StrokePhase: String, Sendable, Codable, CaseIterable {
+  case backswingStart = "backswing_start"
+  case contact
+  case followThroughEnd = "follow_through_end"
+}
+
+/// One stroke of one player, as `strokes.json` holds it.
+public struct FormStroke: Sendable, Codable, Equatable {
+  /// The player's track id.
+  public var track: String
+  /// 1-based number of the stroke among the player's strokes (`clip --stroke N`).
+  public var number: Int
+  public var kind: StrokeKind
+  /// The racket hand.
+  public var hand: BodySide
+  /// Frames of the key moments: backswing start ≤ contact ≤ follow-through end.
+  public var backswingStartFrame: Int
+  public var contactFrame: Int
+  public var followThroughEndFrame: Int
+  /// Seconds.
+  public var contactTime: Double
+  /// Height of the contact above the floor, metres (the ball at the hit; else the racket wrist).
+  public var contactHeight: Double
+  /// Racket-hand wrist speed at contact, m/s.
+  public var handSpeedAtContact: Double?
+  /// Ball speed just after the hit, m/s (`events.json`), when known.
+  public var ballSpeedAfter: Double?
+  /// The rally (1-based), when known.
+  public var rally: Int?
+  /// Every `FormAngle` (degrees) at each `StrokePhase`, keyed by their raw values.
+  public var angles: [String: [String: Double]]
+
+  public func frame(_ phase: StrokePhase) -> Int {
+    switch phase {
+    case .backswingStart: backswingStartFrame
+    case .contact: contactFrame
+    case .followThroughEnd: followThroughEndFrame
+    }
+  }
+}

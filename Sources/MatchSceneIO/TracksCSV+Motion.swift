@@ -1,0 +1,85 @@
+import Foundation
+import MatchSceneCore
+
+extension TracksCSV {
+  /// Reads `tracks.csv` straight into a dense `MotionModel`, without a `TrackPoint` (and its strings) per
+  /// row, keeping only tracks of `kinds` (other rows are skipped after their kind field): for form
+  /// analysis of long matches, where the row view costs more than the analysis. Same checks and error
+  /// messages as `read(from:)`; rows with a joint the skeleton lacks are skipped, as
+  /// `MotionModel(points:fps:skeleton:)` does.
+  /// - Throws: `InputError` naming the file and line.
+  public static func readMotion(
+    from url: URL, fps: Double, skeleton: Skeleton, kinds: Set<TrackKind> = Set(TrackKind.allCases)
+  ) throws -> MotionModel {
+    guard let data = FileManager.default.contents(atPath: url.path) else {
+      throw InputError(file: url.path, "cannot read the file (missing or not readable)")
+    }
+    let bytes = [UInt8](data)
+    let file = url.path
+    let csv = CSVScanner(bytes)
+    var names = InternedNames()
+    func name(_ range: Range<Int>) -> String { names.string(range, in: csv) }
+    var jointIndex: [String: Int] = [:]
+    for (i, n) in skeleton.keypoints.enumerated() where jointIndex[n] == nil { jointIndex[n] = i }
+    let jointBytes = skeleton.keypoints.map { Array($0.utf8) }
+    let kindBytes = TrackKind.allCases.map { (kind: $0, bytes: Array($0.rawValue.utf8), keep: kinds.contains($0)) }
+    // Rows come in runs (a track's joints in skeleton order): compare with the previous row's names
+    // before hashing.
+    func equal(_ range: Range<Int>, _ expected: [UInt8]) -> Bool {
+      guard range.count == expected.count else { return false }
+      var k = 0
+      for i in range {
+        if bytes[i] != expected[k] { return false }
+        k += 1
+      }
+      return true
+    }
+    var lastTrackBytes: [UInt8] = [], lastTrack = -1, lastJoint = -1
+    var trackIDs: [(id: String, kind: TrackKind)] = [], trackOf: [String: Int] = [:]
+    struct Row { var track: Int32; var joint: Int32; var frame: Int; var sample: MotionSample }
+    var rows: [Row] = []
+    rows.reserveCapacity(bytes.count / 70)
+    var sawHeader = false
+    try csv.forEachLine { line, f in
+      guard try checkLine(line, f, csv: csv, file: file, sawHeader: &sawHeader) else { return }
+      func fail(_ column: String, _ range: Range<Int>, _ expected: String) -> InputError {
+        failure(line, column, range, expected, csv: csv, file: file)
+      }
+      guard let k = kindBytes.first(where: { equal(f[3], $0.bytes) }) else { throw fail("kind", f[3], "player, person or ball") }
+      guard k.keep else { return }
+      let kind = k.kind
+      guard let frame = csv.int(f[0]) else { throw fail("frame", f[0], "an integer") }
+      guard !f[2].isEmpty else { throw fail("track", f[2], "a track name") }
+      guard !f[4].isEmpty else { throw fail("joint", f[4], "a joint name") }
+      let guess = lastJoint + 1 < jointBytes.count ? lastJoint + 1 : 0
+      guard let joint = kind == .ball ? 0 : equal(f[4], jointBytes[guess]) ? guess : jointIndex[name(f[4])] else { return }
+      lastJoint = joint
+      let sample = try self.sample(line, f, csv: csv, file: file)
+      let track: Int
+      if lastTrack >= 0 && equal(f[2], lastTrackBytes) {
+        track = lastTrack
+      } else {
+        let id = name(f[2])
+        if let known = trackOf[id] {
+          track = known
+        } else {
+          track = trackIDs.count
+          trackOf[id] = track
+          trackIDs.append((id, kind))
+        }
+        lastTrack = track
+        lastTrackBytes = Array(bytes[f[2]])
+      }
+      rows.append(
+        Row(
+          track: Int32(track), joint: Int32(joint), frame: frame, sample: sample))
+    }
+    if !sawHeader { throw InputError(file: file, location: .line(1), "empty file; expected the header '\(header)'") }
+    let lo = rows.map(\.frame).min(), hi = rows.map(\.frame).max()
+    var model = MotionModel(fps: fps, skeleton: skeleton, frames: lo.flatMap { l in hi.map { l...$0 } })
+    model.tracks = trackIDs.map { model.makeTrack(id: $0.id, kind: $0.kind) }
+    for r in rows { model.tracks[Int(r.track)][joint: Int(r.joint), frame: r.frame] = r.sample }
+    model.sortTracks()
+    return model
+  }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import MatchSceneAssets
+import MatchSceneCore
+import MatchSceneExport
+import MatchSceneForm
+
+/// `matchscene clip <out> --player P1 --stroke 12`: one player's stroke as a GLB.
+struct Clip: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Write a GLB of one player and the ball over one stroke, centred on the player, optionally with a reference ghost.",
+    discussion: """
+      The clip's origin is the floor below the player's hip centre at contact, axes the venue's; the scene's \
+      extras.clipFromWorld maps tracks.csv coordinates into it. --reference adds the reference stroke as a \
+      translucent skeleton `ghost`, aligned at contact.
+      """)
+
+  @Argument(help: "Output folder of `matchscene reconstruct`.")
+  var output: String
+
+  @Option(help: "Player track id (P1, P2…).")
+  var player: String
+
+  @Option(help: "Stroke number (1-based; of --kind when given).")
+  var stroke: Int?
+
+  @Option(help: "Count only strokes of this kind: serve, forehand, backhand.")
+  var kind: String?
+
+  @Option(help: "Frames A-B instead of a stroke.")
+  var frames: String?
+
+  @Option(help: "Reference stroke JSON (`matchscene form --save-reference`) shown as a ghost.")
+  var reference: String?
+
+  @Option(help: "Where the ghost stands: beside (1 m to the player's left) or over the player.")
+  var ghost: String = "beside"
+
+  @Option(name: .shortAndLong, help: "GLB to write (default <out>/clips/<player>-stroke-<N>.glb).")
+  var file: String?
+
+  func validate() throws {
+    if let kind, StrokeKind(rawValue: kind) == nil {
+      throw ValidationError("--kind must be serve, forehand or backhand, got '\(kind)'")
+    }
+    if frames != nil, stroke != nil || kind != nil { throw ValidationError("--frames excludes --stroke and --kind") }
+    if let frames, parsedFrames(frames) == nil { throw ValidationError("--frames must be A-B with A ≤ B, got '\(frames)'") }
+    if ClipRequest.GhostPlacement(rawValue: ghost) == nil { throw ValidationError("--ghost must be beside or over, got '\(ghost)'") }
+    if reference != nil, frames != nil { throw ValidationError("--reference needs a stroke, not --frames") }
+  }
+
+  func parsedFrames(_ text: String) -> ClosedRange<Int>? {
+    let parts = text.split(separator: "-", maxSplits: 1).map { Int($0) }
+    guard parts.count == 2, let a = parts[0], let b = parts[1], a <= b else { return nil }
+    return a...b
+  }
+
+  func run() throws {
+    let folder = URL(fileURLWithPath: output)
+    let input = try FormInput.load(folder)
+    let result = try FormAnalysis.run(motion: input.motion, venue: input.venue, events: input.events)
+    var request = ClipRequest(player: player, stroke: stroke, kind: kind.flatMap(StrokeKind.init(rawValue:)), frames: frames.flatMap(parsedFrames))
+    request.reference = try reference.map { try StrokeReference.read(from: URL(fileURLWithPath: $0)) }
+    request.ghost = ClipRequest.GhostPlacement(rawValue: ghost) ?? .beside
+    let clip = try StrokeClip.build(request, result: result, venue: input.venue, sport: try SportSpec.builtIn(input.sport))
+    let name = clip.stroke.map { "\(player)-stroke-\($0.number).glb" } ?? "\(player)-frames-\(clip.frames.lowerBound)-\(clip.frames.upperBound).glb"
+    let url = file.map { URL(fileURLWithPath: $0) } ?? folder.appendingPathComponent("clips/\(name)")
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let data = try GLTFWriter.glbData(clip.document)
+    let problems = GLTFValidator.validate(glb: data)
+    guard problems.isEmpty else { throw CommandFailure("clip fails the glTF checks: \(problems.joined(separator: "; "))") }
+    try AtomicFile.write(data, to: url)
+    let what = clip.stroke.map { "stroke \($0.number) (\($0.kind.rawValue), contact frame \($0.contactFrame))" } ?? "frames"
+    print("wrote \(url.path): \(player) \(what), frames \(clip.frames.lowerBound)-\(clip.frames.upperBound)\(request.reference == nil ? "" : ", with ghost")")
+  }
+}

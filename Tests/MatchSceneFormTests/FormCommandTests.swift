@@ -1,0 +1,167 @@
+import Foundation
+import MatchSceneCore
+import MatchSceneExport
+import MatchSceneForm
+import MatchSceneIO
+import MatchSceneReview
+import TestSupport
+import XCTest
+
+/// `matchscene form` and `matchscene clip` end to end on the built binary, and their outputs in headless
+/// Chromium with three.js r111.
+final class FormCommandTests: XCTestCase {
+  /// The 20 s default-noise reconstruction written as `reconstruct` writes it.
+  static let outFolder: URL = {
+    let out = try! makeTemporaryFolder("matchscene-form-cli").appendingPathComponent("out")
+    try! noisyFixture.result.write(to: out)
+    return out
+  }()
+
+  func testFormWritesItsOutputsAndTheReference() throws {
+    let out = Self.outFolder
+    let reference = out.deletingLastPathComponent().appendingPathComponent("ref.json")
+    let run = try runMatchScene(["form", out.path, "--save-reference", reference.path, "--player", "P1", "--kind", "forehand"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    XCTAssert(run.stdout.contains("P1 (right-handed):"), run.stdout)
+    XCTAssert(run.stdout.contains("mean score"), run.stdout)
+    let strokes = try StrokesJSON.read(from: out.appendingPathComponent("strokes.json"))
+    XCTAssertGreaterThan(strokes.count, 10)
+    for track in ["P1", "P2"] {
+      XCTAssert(FileManager.default.fileExists(atPath: out.appendingPathComponent("mot/\(track).mot").path))
+    }
+    let csv = try String(contentsOf: out.appendingPathComponent("angles.csv"), encoding: .utf8)
+    XCTAssert(csv.hasPrefix(AnglesCSV.header + "\n"))
+    let html = try String(contentsOf: out.appendingPathComponent("form.html"), encoding: .utf8)
+    XCTAssertEqual(html.components(separatedBy: "<section id=\"stroke-").count - 1, strokes.count)
+    XCTAssertEqual(html.components(separatedBy: "<svg ").count - 1, strokes.count * FormJoint.allCases.count)
+    let saved = try StrokeReference.read(from: reference)
+    XCTAssertEqual(saved.kind, .forehand)
+    XCTAssertEqual(saved.sources.count, strokes.filter { $0.track == "P1" && $0.kind == .forehand }.count)
+
+    // Against the saved reference: a forehand that is one of its sources scores high, in form.html too.
+    let again = try runMatchScene(["form", out.path, "--reference", reference.path])
+    XCTAssertEqual(again.status, 0, again.stderr)
+    XCTAssert(try String(contentsOf: out.appendingPathComponent("form.html"), encoding: .utf8).contains("against P1 forehand average"))
+
+    // form.html in the browser: no errors, loaded.
+    let dom = try Chromium.dumpDOM(out.appendingPathComponent("form.html"))
+    XCTAssertEqual(Chromium.pre("errors", in: dom), "", "page errors")
+    XCTAssertEqual(Chromium.pre("status", in: dom), "ready")
+  }
+
+  /// `simulate --left-handed P2` plays P2 left-handed and writes the true strokes.
+  func testSimulateLeftHandedWritesTrueStrokes() throws {
+    let folder = try makeTemporaryFolder().appendingPathComponent("match")
+    let run = try runMatchScene(["simulate", "-o", folder.path, "--duration", "6", "--seed", "3", "--left-handed", "P2"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    struct Stroke: Decodable { var track: String; var kind: String; var hand: String; var contactFrame: Int }
+    let strokes = try JSONDecoder().decode(
+      [Stroke].self, from: Data(contentsOf: folder.appendingPathComponent("truth/strokes.json")))
+    XCTAssertFalse(strokes.isEmpty)
+    XCTAssertEqual(Set(strokes.filter { $0.track == "P2" }.map(\.hand)), ["left"])
+    XCTAssertEqual(Set(strokes.filter { $0.track == "P1" }.map(\.hand)), ["right"])
+    let bad = try runMatchScene(["simulate", "-o", folder.path + "2", "--left-handed", "P3"])
+    XCTAssertNotEqual(bad.status, 0)
+    XCTAssert(bad.stderr.contains("--left-handed takes P1 or P2"), bad.stderr)
+  }
+
+  func testClipErrorsNameTheFlag() throws {
+    let out = Self.outFolder
+    let noPlayer = try runMatchScene(["clip", out.path, "--player", "P9"])
+    XCTAssertNotEqual(noPlayer.status, 0)
+    XCTAssert(noPlayer.stderr.contains("--player") && noPlayer.stderr.contains("P1"), noPlayer.stderr)
+    let noStroke = try runMatchScene(["clip", out.path, "--player", "P1", "--stroke", "999"])
+    XCTAssertNotEqual(noStroke.status, 0)
+    XCTAssert(noStroke.stderr.contains("--stroke 999 must lie in 1…"), noStroke.stderr)
+    let badFrames = try runMatchScene(["clip", out.path, "--player", "P1", "--frames", "9-3"])
+    XCTAssertNotEqual(badFrames.status, 0)
+    XCTAssert(badFrames.stderr.contains("--frames must be A-B"), badFrames.stderr)
+  }
+
+  struct Probe: Decodable {
+    var wrists: [[Double]]
+    var ghostWrist: [Double]?
+    var duration: Double
+    var translucent: [String]
+  }
+
+  /// The clip passes the glTF checks and plays in three.js with P1's right wrist where tracks.csv has
+  /// it (through extras.clipFromWorld) within 1 mm; the ghost is drawn translucent.
+  func testClipPlaysWithTheWristWhereTracksCSVSaysIt() throws {
+    let out = Self.outFolder
+    let reference = out.deletingLastPathComponent().appendingPathComponent("ref-stroke.json")
+    let save = try runMatchScene(["form", out.path, "--save-reference", reference.path, "--player", "P2", "--stroke", "1"])
+    XCTAssertEqual(save.status, 0, save.stderr)
+    let glb = out.deletingLastPathComponent().appendingPathComponent("clip.glb")
+    let run = try runMatchScene(["clip", out.path, "--player", "P1", "--stroke", "2", "--reference", reference.path, "-f", glb.path])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    let data = try Data(contentsOf: glb)
+    XCTAssertEqual(GLTFValidator.validate(glb: data), [])
+
+    // What the clip should show: tracks.csv's wrist in clip coordinates.
+    let input = try FormInput.load(out)
+    let result = try FormAnalysis.run(motion: input.motion, venue: input.venue, events: input.events)
+    let stroke = try XCTUnwrap(result.strokes.filter { $0.track == "P1" }.dropFirst().first)
+    let clip = try StrokeClip.build(
+      ClipRequest(player: "P1", stroke: 2), result: result, venue: input.venue, sport: try .builtIn("table-tennis"))
+    XCTAssertEqual(clip.frames, stroke.backswingStartFrame...stroke.followThroughEndFrame)
+    let rows = try TracksCSV.read(from: out.appendingPathComponent("tracks.csv"))
+    let wristRows = Dictionary(
+      uniqueKeysWithValues: rows.filter { $0.track == "P1" && $0.joint == "right_wrist" }.map { ($0.frame, $0.position) })
+    let fps = input.motion.fps
+    let frames = [clip.frames.lowerBound + 3, stroke.contactFrame, clip.frames.upperBound - 2]
+    let times = frames.map { Double($0 - clip.frames.lowerBound) / fps }
+
+    let page = out.deletingLastPathComponent().appendingPathComponent("clip-probe.html")
+    try AtomicFile.write(probePage(glb: data, times: times), to: page)
+    let dom = try Chromium.dumpDOM(page)
+    XCTAssertEqual(Chromium.pre("errors", in: dom) ?? "", "", "page errors")
+    let json = try XCTUnwrap(Chromium.pre("result", in: dom), "no result:\n\(dom.prefix(1500))")
+    let probe = try JSONDecoder().decode(Probe.self, from: Data(json.utf8))
+    XCTAssertEqual(probe.duration, Double(clip.frames.count - 1) / fps, accuracy: 1e-4)
+    for (k, frame) in frames.enumerated() {
+      let expected = clip.clipFromWorld.apply(try XCTUnwrap(wristRows[frame]))
+      for axis in 0..<3 {
+        XCTAssertEqual(probe.wrists[k][axis], expected[axis], accuracy: 1e-3, "frame \(frame) axis \(axis)")
+      }
+    }
+    // The clip is centred on the player: the hip centre at contact is above the origin.
+    let hips = rows.filter { $0.track == "P1" && $0.frame == stroke.contactFrame && $0.joint.hasSuffix("_hip") }
+    XCTAssertEqual(hips.count, 2)
+    let hip = clip.clipFromWorld.apply(0.5 * (hips[0].position + hips[1].position))
+    XCTAssertEqual(hip.x, 0, accuracy: 1e-9)
+    XCTAssertEqual(hip.y, 0, accuracy: 1e-9)
+    XCTAssertNotNil(probe.ghostWrist)
+    XCTAssertFalse(probe.translucent.isEmpty, "ghost materials are BLEND")
+    XCTAssert(probe.translucent.allSatisfy { $0.hasSuffix("ghost") || $0.contains("ghost") }, "\(probe.translucent)")
+  }
+
+  /// Loads `glb` with three.js r111, plays its `match` animation at `times` and writes P1's right wrist (z-up
+  /// clip coordinates), the ghost's and the names of translucent materials into `<pre id="result">`.
+  func probePage(glb: Data, times: [Double]) -> String {
+    return Chromium.probePageHead + """
+      \(ViewerPage.bindTracksByNodeJS)
+      new THREE.GLTFLoader().load("data:model/gltf-binary;base64,\(glb.base64EncodedString())", (gltf) => {
+        matchsceneBindTracksByNode(gltf, () => {
+          const clip = gltf.animations.find((c) => c.name === "match");
+          const mixer = new THREE.AnimationMixer(gltf.scene);
+          const action = mixer.clipAction(clip);
+          action.play();
+          const wrists = [];
+          let ghostWrist = null;
+          for (const t of \(times)) {
+            action.time = t; mixer.update(0); gltf.scene.updateMatrixWorld(true);
+            wrists.push(calibration(new THREE.Vector3().setFromMatrixPosition(child(gltf.scene.getObjectByName("P1"), "right_wrist").matrixWorld)));
+            const ghost = gltf.scene.getObjectByName("ghost");
+            if (ghost) ghostWrist = calibration(new THREE.Vector3().setFromMatrixPosition(child(ghost, "right_wrist").matrixWorld));
+          }
+          const translucent = [];
+          gltf.scene.traverse((o) => { if (o.material && o.material.transparent && !translucent.includes(o.material.name)) translucent.push(o.material.name); });
+          document.getElementById("result").textContent = JSON.stringify({ wrists, ghostWrist, duration: clip.duration, translucent });
+        });
+      }, undefined, (error) => console.error("load failed:", error && error.message || error));
+      </script>
+      </body></html>
+      """
+  }
+}

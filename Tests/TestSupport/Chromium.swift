@@ -1,0 +1,91 @@
+import Foundation
+import XCTest
+
+/// Headless Chromium for tests that load pages (three.js r111 from Debian's `libjs-three`): WebGL
+/// through SwiftShader, file access between local files, no test-only page flags.
+public enum Chromium {
+  public static let threeFolder = "/usr/share/javascript/three"
+
+  /// The browser's path. - Throws: `XCTSkip` when it is not installed (a failure under CI).
+  public static func executable() throws -> String {
+    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+      .map { "\($0)/chromium" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    guard let path else {
+      let hint = "chromium is not on PATH: apt-get install -y chromium libjs-three"
+      if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(hint) }
+      throw XCTSkip(hint)
+    }
+    return path
+  }
+
+  /// Loads `page` and returns the serialised DOM; kills the browser after `timeout` seconds.
+  public static func dumpDOM(_ page: URL, timeout: TimeInterval = 60) throws -> String {
+    try run(executable(), page: page, timeout: timeout)
+  }
+
+  /// Runs the browser at `executable` on `page` and returns the serialised DOM, or takes a 1280 × 720
+  /// `screenshot` instead (returning ""). Kills the browser after `timeout` seconds.
+  @discardableResult
+  public static func run(_ executable: String, page: URL, screenshot: URL? = nil, timeout: TimeInterval = 60) throws
+    -> String
+  {
+    let profile = try makeTemporaryFolder("matchscene-chromium")
+    defer { try? FileManager.default.removeItem(at: profile) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    let output = screenshot.map { ["--screenshot=\($0.path)", "--window-size=1280,720"] } ?? ["--dump-dom"]
+    process.arguments =
+      [
+        "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+        "--allow-file-access-from-files", "--user-data-dir=\(profile.path)", "--virtual-time-budget=15000",
+        "--no-first-run", "--disable-gpu-sandbox", "--disable-dev-shm-usage",
+      ] + output + [page.absoluteString]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    killer.cancel()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// The text of `<pre id="id">` in `dom`, entities for &, < and > undone.
+  public static func pre(_ id: String, in dom: String) -> String? {
+    guard let open = dom.range(of: "<pre id=\"\(id)\""), let start = dom[open.upperBound...].range(of: ">"),
+      let end = dom[start.upperBound...].range(of: "</pre>")
+    else { return nil }
+    return String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&lt;", with: "<")
+      .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+  }
+
+  /// The start of a probe page up to an open `<script>`: `<pre id="errors">` collecting page errors and
+  /// console errors, `<pre id="result">`, three.js r111 and its GLTFLoader, and the JavaScript helpers
+  /// `calibration(v)` (glTF y-up → z-up (x, −z, y)) and `child(parent, name)` (a descendant named `name`,
+  /// or `name_<n>` as three.js renames duplicates).
+  public static var probePageHead: String {
+    let base = URL(fileURLWithPath: threeFolder, isDirectory: true).absoluteString
+    return """
+      <!DOCTYPE html>
+      <html><head><meta charset="utf-8"></head><body>
+      <pre id="errors"></pre><pre id="result"></pre>
+      <script>
+      const report = (text) => { document.getElementById("errors").textContent += text + "\\n"; };
+      window.addEventListener("error", (e) => report("error: " + e.message + " (" + e.filename + ":" + e.lineno + ")"));
+      const consoleError = console.error.bind(console);
+      console.error = function () { report("console.error: " + Array.from(arguments).map(String).join(" ")); consoleError.apply(null, arguments); };
+      </script>
+      <script src="\(base)three.min.js"></script>
+      <script src="\(base)examples/js/loaders/GLTFLoader.js"></script>
+      <script>
+      const calibration = (v) => [v.x, -v.z, v.y];
+      const child = (parent, name) => {
+        let found = null;
+        parent.traverse((o) => { if (!found && o !== parent && (o.name === name || new RegExp("^" + name + "_\\\\d+$").test(o.name))) found = o; });
+        return found;
+      };
+      """
+  }
+}
