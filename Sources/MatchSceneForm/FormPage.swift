@@ -48,6 +48,8 @@ public enum FormPage {
         \(e.score.joints.map { d in "<tr><td>\(d.joint.rawValue)</td><td>\(String(format: "%.1f", d.subScore))</td><td>\(String(format: "%.1f", d.rmsDeviation))</td><td>\(String(format: "%+.1f", d.largestDeviation))</td><td>\(String(format: "%+.2f", d.largestAtSeconds))</td></tr>" }.joined(separator: "\n"))
         </table>
         <div class="plots">\(FormJoint.allCases.map { plot($0, e) }.joined())</div>
+        <p class="clip">3D clip of this stroke: <code>matchscene clip &lt;out&gt; --player \(escape(s.track)) --stroke \(s.number)</code>
+        (add <code>--reference &lt;file&gt;</code> for the reference as a ghost).</p>
         </section>
 
         """
