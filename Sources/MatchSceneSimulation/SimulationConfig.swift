@@ -34,13 +34,22 @@ public struct Technique: Sendable, Equatable {
     self.backswingTime = backswingTime
   }
 
+  /// The accepted ranges of the knobs.
+  public static let trunkRotationRange: ClosedRange<Double> = 0...3
+  public static let backswingSizeRange: ClosedRange<Double> = 0.3...2
+  public static let backswingTimeRange: ClosedRange<Double> = 0.08...0.3
+
   func validate(player i: Int) throws {
     func fail(_ key: String, _ message: String) -> InputError {
       InputError(file: "simulation", location: .key("players[\(i + 1)].technique.\(key)"), message)
     }
-    guard (0...3).contains(trunkRotation) else { throw fail("trunk_rotation", "must lie in 0…3, got \(trunkRotation)") }
-    guard (0.3...2).contains(backswingSize) else { throw fail("backswing_size", "must lie in 0.3…2, got \(backswingSize)") }
-    guard (0.08...0.3).contains(backswingTime) else {
+    guard Self.trunkRotationRange.contains(trunkRotation) else {
+      throw fail("trunk_rotation", "must lie in 0…3, got \(trunkRotation)")
+    }
+    guard Self.backswingSizeRange.contains(backswingSize) else {
+      throw fail("backswing_size", "must lie in 0.3…2, got \(backswingSize)")
+    }
+    guard Self.backswingTimeRange.contains(backswingTime) else {
       throw fail("backswing_time", "must lie in 0.08…0.3 s, got \(backswingTime)")
     }
   }

@@ -59,6 +59,13 @@ struct Simulate: ParsableCommand {
   @Option(help: "A left-handed player (P1 or P2); repeat for both. Default: both right-handed.")
   var leftHanded: [String] = []
 
+  @Option(
+    help: ArgumentHelp(
+      "A player's technique, e.g. P1:trunk-rotation=1.5,backswing-size=1.2,backswing-time=0.2; repeat per player.",
+      discussion: "Keys: \(TechniqueArgument.accepted). Keys left out keep their defaults (1, 1, 0.16 s).",
+      valueName: "player:key=value,…"))
+  var technique: [String] = []
+
   @Flag(help: "No detector faults at all: only pixel noise.")
   var clean = false
 
@@ -67,6 +74,13 @@ struct Simulate: ParsableCommand {
     if let fps, !(fps > 0) { throw ValidationError("--fps must be positive") }
     for id in leftHanded where id != "P1" && id != "P2" {
       throw ValidationError("--left-handed takes P1 or P2, got '\(id)'")
+    }
+    var seen: Set<Int> = []
+    for text in technique {
+      let parsed = try TechniqueArgument(parsing: text)
+      guard seen.insert(parsed.player).inserted else {
+        throw ValidationError("--technique is given twice for P\(parsed.player + 1); put all its keys in one value")
+      }
     }
     guard cameras >= 2 else { throw ValidationError("--cameras must be at least 2") }
     for (name, rate) in [("miss", missRate), ("swap", swapRate), ("outlier", outlierRate), ("ball-miss", ballMissRate), ("false-ball", falseBallRate)] {
@@ -96,6 +110,10 @@ struct Simulate: ParsableCommand {
     if let falseBallRate { config.noise.falseBallRate = falseBallRate }
     config.noise.bystander = bystander && !clean
     for (i, id) in ["P1", "P2"].enumerated() where leftHanded.contains(id) { config.players[i].handedness = .left }
+    for text in technique {
+      let parsed = try TechniqueArgument(parsing: text)
+      config.players[parsed.player].technique = parsed.technique
+    }
     let simulated = try MatchSimulator.simulate(config, sport: sport)
     let destination = URL(fileURLWithPath: output)
     // A simulated match is an input folder: never replaced without --force.

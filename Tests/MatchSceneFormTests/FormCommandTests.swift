@@ -65,6 +65,45 @@ final class FormCommandTests: XCTestCase {
     XCTAssert(bad.stderr.contains("--left-handed takes P1 or P2"), bad.stderr)
   }
 
+  /// `simulate --technique P1:…` changes P1's true motion and nothing when it repeats the defaults; a bad
+  /// value names the flag and the accepted keys with their ranges.
+  func testSimulateTechniqueFlag() throws {
+    let root = try makeTemporaryFolder()
+    func truth(_ name: String, _ extra: [String]) throws -> String {
+      let folder = root.appendingPathComponent(name)
+      let run = try runMatchScene(["simulate", "-o", folder.path, "--duration", "4", "--seed", "5", "--clean"] + extra)
+      XCTAssertEqual(run.status, 0, run.stderr)
+      return try String(contentsOf: folder.appendingPathComponent("truth/tracks.csv"), encoding: .utf8)
+    }
+    func rows(_ csv: String, _ track: String) -> [Substring] {
+      csv.split(separator: "\n").filter { $0.split(separator: ",").contains(Substring(track)) }
+    }
+    let plain = try truth("plain", [])
+    let defaults = try truth("defaults", ["--technique", "P1:trunk-rotation=1,backswing-size=1,backswing-time=0.16"])
+    XCTAssertEqual(plain, defaults, "the default knobs give the default match")
+    let turned = try truth("turned", ["--technique", "P1:trunk-rotation=1.6", "--technique", "P2:backswing-size=1.2,backswing-time=0.2"])
+    XCTAssertNotEqual(rows(plain, "P1"), rows(turned, "P1"))
+    XCTAssertNotEqual(rows(plain, "P2"), rows(turned, "P2"))
+
+    for (value, expected) in [
+      ("P3:trunk-rotation=1", "must start with P1: or P2:"),
+      ("P1:twist=2", "unknown key 'twist'"),
+      ("P1:trunk-rotation=4", "trunk-rotation must lie in 0.0…3.0, got 4"),
+      ("P1:backswing-time=fast", "backswing-time must be a number"),
+      ("P1:trunk-rotation", "'trunk-rotation' is not key=value"),
+    ] {
+      let bad = try runMatchScene(["simulate", "-o", root.appendingPathComponent("bad").path, "--technique", value])
+      XCTAssertNotEqual(bad.status, 0, value)
+      XCTAssert(bad.stderr.contains("--technique '\(value)'") && bad.stderr.contains(expected), bad.stderr)
+      XCTAssert(bad.stderr.contains("backswing-size (0.3…2.0)") && bad.stderr.contains("backswing-time (0.08…0.3 s)"), bad.stderr)
+    }
+    let twice = try runMatchScene([
+      "simulate", "-o", root.appendingPathComponent("bad").path, "--technique", "P1:trunk-rotation=1.2", "--technique", "P1:backswing-size=1.1",
+    ])
+    XCTAssertNotEqual(twice.status, 0)
+    XCTAssert(twice.stderr.contains("--technique is given twice for P1"), twice.stderr)
+  }
+
   func testClipErrorsNameTheFlag() throws {
     let out = Self.outFolder
     let noPlayer = try runMatchScene(["clip", out.path, "--player", "P9"])
