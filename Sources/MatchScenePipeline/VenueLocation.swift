@@ -32,7 +32,7 @@ public enum VenueLocation {
     }
     let points = try TracksCSV.read(from: output.appendingPathComponent("tracks.csv"))
     let frames = points.map(\.frame)
-    let fps = report?.fps ?? Self.framesPerSecond(points)
+    let fps = report?.fps ?? points.framesPerSecond ?? 0
     guard fps > 0, frames.count > 1 else {
       throw InputError(file: output.appendingPathComponent("tracks.csv").path, "has no ball rows to locate the table from")
     }
@@ -41,12 +41,5 @@ public enum VenueLocation {
     options.ballDrag = spec.ball.dragPerMetre
     return try VenueLocator(table: table, options: options).locate(
       ball: VenueLocator.ball(in: points), fps: fps, upHint: up)
-  }
-
-  /// Frames per second of a tracks file, from its first and last rows.
-  static func framesPerSecond(_ points: [TrackPoint]) -> Double {
-    guard let a = points.min(by: { $0.frame < $1.frame }), let b = points.max(by: { $0.frame < $1.frame }), b.time > a.time
-    else { return 0 }
-    return Double(b.frame - a.frame) / (b.time - a.time)
   }
 }

@@ -32,14 +32,6 @@ struct Evaluate: ParsableCommand {
     return url
   }
 
-  /// The frame rate of a tracks file: frames per second of time, from its first and last points.
-  static func framesPerSecond(_ points: [TrackPoint]) -> Double {
-    guard let a = points.min(by: { $0.frame < $1.frame }), let b = points.max(by: { $0.frame < $1.frame }),
-      b.frame > a.frame, b.time > a.time
-    else { return 60 }
-    return Double(b.frame - a.frame) / (b.time - a.time)
-  }
-
   func run() throws {
     let estimated = try TracksCSV.read(from: Self.tracksFile(estimate))
     let reference = try TracksCSV.read(from: Self.tracksFile(truth))
@@ -51,7 +43,7 @@ struct Evaluate: ParsableCommand {
     var events: EventEvaluation?
     var ballPlay: BallPlayEvaluation?
     if FileManager.default.fileExists(atPath: trueEvents.path) {
-      let fps = Self.framesPerSecond(reference)
+      let fps = reference.framesPerSecond ?? 60
       ballPlay = BallPlayEvaluation(estimate: estimated, truth: reference, trueEvents: try EventsJSON.read(from: trueEvents), fps: fps)
       print(ballPlay!.summary)
     }
