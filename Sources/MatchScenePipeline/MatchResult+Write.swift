@@ -34,10 +34,13 @@ extension MatchResult {
   public func write(to folder: URL, options: OutputOptions = .init()) throws -> [(url: URL, seconds: Double?)] {
     var written: [(name: String, seconds: Double?)] = []
     try OutputFolder.replace(folder, force: options.force, marker: "matchscene reconstruct\n") { staging in
-      try TracksCSV.write(motion.rows, to: staging.appendingPathComponent("tracks.csv"))
+      // The row view once, for tracks.csv and the TRC files.
+      let rows = motion.rows
+      try TracksCSV.write(rows, to: staging.appendingPathComponent("tracks.csv"))
       written.append(("tracks.csv", nil))
       if options.trc {
-        let trc = try TRCWriter.writeAll(motion.reconstruction, to: staging.appendingPathComponent("trc"))
+        let trc = try TRCWriter.writeAll(
+          Reconstruction(fps: motion.fps, skeleton: motion.skeleton, points: rows), to: staging.appendingPathComponent("trc"))
         written += trc.map { ("trc/\($0.lastPathComponent)", nil) }
       }
       if let report {
