@@ -32,7 +32,7 @@ public enum Scoreboard {
         if e.surface == "table", let hitter = lastHitter, let side = sides[hitter], let bounceSide = e.side, bounceSide != side {
           bouncedOnOpponent = true
         }
-      case .net:
+      case .net, .point, .claim, .zoneEnter, .zoneExit, .ballAtRest:
         break
       case .rallyEnd:
         var winner: String?

@@ -1,10 +1,21 @@
-/// A moment of the match: a bounce, a hit, the ball in the net, a rally's start or end.
-/// Written to `events.json`, and by `matchscene simulate` as ground truth.
+/// A moment of the match: a bounce, a hit, the ball in the net, a rally's start or end, a point and the
+/// score after it, a player's hand-raise claim, a body part or the ball entering or leaving a zone, the
+/// ball coming to rest. Written to `events.json`, and by `matchscene simulate` as ground truth.
+/// Fields that do not apply to a kind are absent from the JSON.
 public struct MatchEvent: Sendable, Equatable, Codable {
   public enum Kind: String, Sendable, Codable, CaseIterable {
     case bounce, hit, net
     case rallyStart = "rally_start"
     case rallyEnd = "rally_end"
+    /// A point won: `track` is the winner, `reason` why, `score`/`games`/`server` the state after it.
+    case point
+    /// A player held the non-dominant hand up to claim the point: `track` the claimer, `hand` which.
+    case claim
+    /// `joint` of `track` (or the ball) entered / left `zone`; `speed` its speed then.
+    case zoneEnter = "zone_enter"
+    case zoneExit = "zone_exit"
+    /// The ball stayed within a small radius for the hold time; `time` is when it came to rest.
+    case ballAtRest = "ball_at_rest"
   }
   public var type: Kind
   public var frame: Int
@@ -21,6 +32,22 @@ public struct MatchEvent: Sendable, Equatable, Codable {
   public var side: String?
   /// 1-based rally number.
   public var rally: Int?
+  /// For points: why the point ended (`off_table`, `net`, `double_bounce`, `missed_return`, `bad_serve`, …).
+  public var reason: String?
+  /// For points: points per track in the current game after this point.
+  public var score: [String: Int]?
+  /// For points: games per track after this point.
+  public var games: [String: Int]?
+  /// For points: the track to serve next.
+  public var server: String?
+  /// For claims: `left` or `right`.
+  public var hand: String?
+  /// For zone events: the zone's name.
+  public var zone: String?
+  /// For zone events: the joint that triggered it, or `ball`.
+  public var joint: String?
+  /// For `ball_at_rest`: how long the ball stayed at rest, seconds.
+  public var duration: Double?
 
   public init(
     type: Kind, frame: Int, time: Double, track: String? = nil, position: SIMD3<Double>? = nil,

@@ -114,7 +114,7 @@ public struct SessionMetrics: Sendable, Codable, Equatable {
       case .rallyEnd:
         if let start = rallyStarts.last { rallySeconds.append(e.time - start) }
         hitsPerRally.append(hits)
-      case .net:
+      case .net, .point, .claim, .zoneEnter, .zoneExit, .ballAtRest:
         break
       }
     }

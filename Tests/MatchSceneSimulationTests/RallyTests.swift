@@ -189,7 +189,7 @@ final class RallyTests: XCTestCase {
         case .net:
           assertClose(abs(position.x), radius, absolute: 1e-9)
           XCTAssertLessThan(position.z - radius, netTop)
-        case .rallyEnd:
+        case .rallyEnd, .point, .claim, .zoneEnter, .zoneExit, .ballAtRest:
           break
         }
       }
