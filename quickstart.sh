@@ -10,7 +10,9 @@ mode=${1:-demo}
 runtime_packages=(pkg-config libeigen3-dev libassimp-dev)
 # The real-browser test: headless Chromium (WebGL through SwiftShader) and Debian's three.js r111.
 # The session-store tests check the file with the sqlite3 shell (PRAGMA integrity_check).
-test_packages=(chromium libjs-three sqlite3)
+# python3-venv: the independent C3D readers (PyPI `c3d`, `ezc3d`) go in a virtual environment in .build/.
+test_packages=(chromium libjs-three sqlite3 python3-venv)
+python_tools=(c3d==0.6.0 ezc3d==1.7.2)
 
 install_missing() {
   local missing=()
@@ -23,6 +25,17 @@ install_missing() {
   echo "Installing: ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# The Python readers the tests check our files with, in .build/python-tools (never the system's Python).
+install_python_tools() {
+  local venv=.build/python-tools
+  if ! "$venv/bin/python" -c "import c3d, ezc3d" 2>/dev/null; then
+    echo "Installing Python test tools: ${python_tools[*]}"
+    mkdir -p .build
+    /usr/bin/python3 -m venv "$venv"
+    "$venv/bin/pip" install -q "${python_tools[@]}"
+  fi
 }
 
 case "$mode" in
@@ -39,6 +52,7 @@ case "$mode" in
     ;;
   test)
     install_missing "${runtime_packages[@]}" ${test_packages[@]+"${test_packages[@]}"}
+    install_python_tools
     # XCTest only: the project has no Swift Testing tests, and its empty run would close the log.
     swift test --disable-swift-testing
     ;;

@@ -24,16 +24,27 @@ public enum TRCWriter {
     var byFrame: [Int: [String: SIMD3<Double>]] = [:]
     for p in mine { byFrame[p.frame, default: [:]][p.joint] = p.position }
     let markers = skeleton.keypoints
+    return text(markers: markers, frames: range, fps: fps, fileName: fileName, yUp: yUp) { frame, m in
+      byFrame[frame]?[markers[m]]
+    }
+  }
+
+  /// The TRC text: header, then a row per frame of `frames` with `position(frame, marker)` (nil: empty
+  /// cells), world z-up turned y-up when `yUp`.
+  static func text(
+    markers: [String], frames range: ClosedRange<Int>, fps: Double, fileName: String, yUp: Bool,
+    position: (Int, Int) -> SIMD3<Double>?
+  ) -> String {
     var out = "PathFileType\t4\t(X/Y/Z)\t\(fileName)\n"
     out += "DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n"
     out += "\(fps)\t\(fps)\t\(range.count)\t\(markers.count)\tm\t\(fps)\t\(range.lowerBound)\t\(range.count)\n"
     out += "Frame#\tTime\t" + markers.joined(separator: "\t\t\t") + "\t\t\n"
-    out += "\t\t" + (1...markers.count).map { "X\($0)\tY\($0)\tZ\($0)" }.joined(separator: "\t") + "\n"
+    out += "\t\t" + (1...max(1, markers.count)).map { "X\($0)\tY\($0)\tZ\($0)" }.joined(separator: "\t") + "\n"
     out += "\n"
     for frame in range {
       var row = "\(frame)\t\(TextBuffer.fixed(Double(frame) / fps, decimals: 6))"
-      for marker in markers {
-        if let p = byFrame[frame]?[marker] {
+      for m in markers.indices {
+        if let p = position(frame, m) {
           let q = yUp ? SIMD3(p.y, p.z, p.x) : p
           row += "\t\(TextBuffer.fixed(q.x, decimals: 6))\t\(TextBuffer.fixed(q.y, decimals: 6))\t\(TextBuffer.fixed(q.z, decimals: 6))"
         } else {

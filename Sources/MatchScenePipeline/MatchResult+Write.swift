@@ -16,6 +16,11 @@ public struct OutputOptions: Sendable {
   public var keyframeTolerance: Double = 0
   /// One TRC file per person for OpenSim (`trc/<track>.trc`).
   public var trc = true
+  /// The match's markers as a C3D file (`match.c3d`).
+  public var c3d = true
+  /// Marker names in the TRC and C3D files: the skeleton's keypoints, or Pose2Sim's (`LWrist`, with the
+  /// derived `Hip` and `Neck`).
+  public var markerNames: MarkerNames = .keypoints
   /// Replace a non-empty folder that MatchScene did not write.
   public var force = false
 
@@ -23,7 +28,7 @@ public struct OutputOptions: Sendable {
 }
 
 extension MatchResult {
-  /// Writes the output folder whole: `tracks.csv`, `trc/`, `report.json`, `events.json` (when the
+  /// Writes the output folder whole: `tracks.csv`, `trc/`, `match.c3d`, `report.json`, `events.json` (when the
   /// analysis ran) and the scene files, built in a staging folder beside `folder` and swapped in at the
   /// end (`OutputFolder`), so `folder` holds exactly this run's files and a failed or killed run leaves
   /// the previous ones untouched.
@@ -34,14 +39,17 @@ extension MatchResult {
   public func write(to folder: URL, options: OutputOptions = .init()) throws -> [(url: URL, seconds: Double?)] {
     var written: [(name: String, seconds: Double?)] = []
     try OutputFolder.replace(folder, force: options.force, marker: "matchscene reconstruct\n") { staging in
-      // The row view once, for tracks.csv and the TRC files.
-      let rows = motion.rows
-      try TracksCSV.write(rows, to: staging.appendingPathComponent("tracks.csv"))
+      try TracksCSV.write(motion.rows, to: staging.appendingPathComponent("tracks.csv"))
       written.append(("tracks.csv", nil))
       if options.trc {
-        let trc = try TRCWriter.writeAll(
-          Reconstruction(fps: motion.fps, skeleton: motion.skeleton, points: rows), to: staging.appendingPathComponent("trc"))
+        let trc = try TRCWriter.writeAll(motion, naming: options.markerNames, to: staging.appendingPathComponent("trc"))
         written += trc.map { ("trc/\($0.lastPathComponent)", nil) }
+      }
+      if options.c3d, motion.frames != nil, !motion.tracks.isEmpty {
+        try C3DWriter.write(
+          motion, naming: options.markerNames, cameras: cameras, playerNames: playerNames,
+          to: staging.appendingPathComponent("match.c3d"))
+        written.append(("match.c3d", nil))
       }
       if let report {
         let encoder = JSONEncoder()

@@ -118,7 +118,7 @@ public struct SessionInput: Sendable {
   }
 
   /// SHA-256 over the files under `folder` that say what the session is, in path order, each as its path,
-  /// its length and its bytes. Left out, because they repeat `tracks.csv`: `trc/` and the binary buffer of a
+  /// its length and its bytes. Left out, because they repeat `tracks.csv`: `trc/`, `match.c3d` and the binary buffer of a
   /// `.glb` (its JSON chunk, with the cameras' calibrated poses and lenses, is hashed); also the
   /// `.matchscene-output` marker. A 10-minute match's 225 MB folder hashes ~120 MB this way.
   public static func hash(folder: URL) throws -> String {
@@ -126,7 +126,9 @@ public struct SessionInput: Sendable {
     let root = folder.standardizedFileURL.path
     var paths: [String] = []
     if let walker = fm.enumerator(atPath: root) {
-      for case let relative as String in walker where !relative.hasPrefix("trc/") && relative != "trc" {
+      for case let relative as String in walker
+      where !relative.hasPrefix("trc/") && relative != "trc" && relative != "match.c3d"
+      {
         var isFolder: ObjCBool = false
         if fm.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue,
           !relative.hasSuffix(".matchscene-output")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MatchSceneAnalysis
 import MatchSceneCore
+import MatchSceneIO
 import MatchScenePipeline
 
 /// `matchscene reconstruct <match> -o <out>`: 2D detections → tracks.csv + scene.glb.
@@ -61,6 +62,12 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "With --refine-calibration, refine focal lengths too.")
   var refineFocal = false
 
+  @Option(help: "Marker names in trc/ and match.c3d: keypoints (the skeleton's, left_wrist) or pose2sim (LWrist, with the derived Hip and Neck, as Pose2Sim's OpenSim setups expect).")
+  var markerNames: MarkerNames = .keypoints
+
+  @Flag(help: "Do not write match.c3d.")
+  var noC3d = false
+
   func validate() throws {
     guard cutoff.isFinite, cutoff > 0 else { throw ValidationError("--cutoff must be a positive number of Hz") }
     guard maxGap.isFinite, maxGap >= 0, maxGap <= 60 else { throw ValidationError("--max-gap must be between 0 and 60 seconds") }
@@ -84,6 +91,8 @@ struct Reconstruct: ParsableCommand {
     output.keyframeTolerance = keyframeTolerance.metres
     output.floatRotations = floatRotations
     output.force = force
+    output.markerNames = markerNames
+    output.c3d = !noC3d
 
     let started = Date()
     let progress = ProgressReporter("reconstruct", total: 1)

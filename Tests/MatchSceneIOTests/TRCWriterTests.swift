@@ -27,3 +27,59 @@ final class TRCWriterTests: XCTestCase {
     XCTAssertNil(parsed.frames[11]!["left_ear"], "a missing marker stays empty")
   }
 }
+
+final class TRCMarkerNamesTests: XCTestCase {
+  /// P1 over frames 5…14 with joint 3 missing at 7 and every joint missing at 5 (so the file starts at 6).
+  private func motion() -> MotionModel {
+    var motion = MotionModel(fps: 60, skeleton: .coco17, frames: 5...14)
+    var track = motion.makeTrack(id: "P1", kind: .player)
+    for j in 0..<17 {
+      for f in 6...14 where !(j == 3 && f == 7) {
+        track[joint: j, frame: f] = MotionSample(
+          position: SIMD3(Double(j) * 0.1, Double(f) * 0.01, 1 + Double(j) * 0.001), reprojectionPx: 1, views: 2, state: .measured)
+      }
+    }
+    motion.tracks.append(track)
+    return motion
+  }
+
+  func testKeypointNamesGiveTheSameTextAsTheRowWriter() {
+    let m = motion()
+    let fromRows = TRCWriter.render(track: "P1", points: m.rows, skeleton: .coco17, fps: 60, fileName: "P1.trc")
+    let fromMotion = TRCWriter.render(m.tracks[0], markers: MarkerSet(skeleton: .coco17, naming: .keypoints), fps: 60, fileName: "P1.trc")
+    XCTAssertEqual(fromMotion, fromRows)
+    XCTAssertTrue(fromMotion.split(separator: "\n")[2].hasSuffix("\t6\t9"), "starts at the first frame with data")
+  }
+
+  /// Pose2Sim's `COCO_17` marker set (skeletons.py), in its tree's pre-order: what its OpenSim setup
+  /// (`Markers_Coco17.xml`) names, `Hip` and `Neck` being the midpoints Pose2Sim derives.
+  func testPose2SimNamesForCOCO17() throws {
+    let m = motion()
+    let set = MarkerSet(skeleton: .coco17, naming: .pose2sim)
+    XCTAssertEqual(set.names, ["Hip", "RHip", "RKnee", "RAnkle", "LHip", "LKnee", "LAnkle", "Neck", "Nose", "RShoulder",
+                               "RElbow", "RWrist", "LShoulder", "LElbow", "LWrist"])
+    let text = TRCWriter.render(m.tracks[0], markers: set, fps: 60, fileName: "P1.trc")
+    let parsed = try TRCWriter.parse(text, file: "P1.trc")
+    XCTAssertEqual(parsed.markers, set.names)
+    // y-up (x, y, z) → (y, z, x); Neck is the mid-shoulders (joints 5, 6), Hip the mid-hips (11, 12).
+    let k = Skeleton.coco17.keypoints
+    let p = { (name: String) in m.tracks[0][joint: k.firstIndex(of: name)!, frame: 9].position }
+    let neck = (p("left_shoulder") + p("right_shoulder")) / 2
+    assertClose(parsed.frames[9]!["Neck"]!, SIMD3(neck.y, neck.z, neck.x), absolute: 1e-6)
+    let wrist = p("left_wrist")
+    assertClose(parsed.frames[9]!["LWrist"]!, SIMD3(wrist.y, wrist.z, wrist.x), absolute: 1e-6)
+  }
+
+  func testPose2SimNamesForOtherSkeletons() {
+    XCTAssertEqual(MarkerSet(skeleton: .halpe26, naming: .pose2sim).names, [
+      "Hip", "RHip", "RKnee", "RAnkle", "RBigToe", "RSmallToe", "RHeel", "LHip", "LKnee", "LAnkle", "LBigToe",
+      "LSmallToe", "LHeel", "Neck", "Head", "Nose", "RShoulder", "RElbow", "RWrist", "LShoulder", "LElbow", "LWrist",
+    ])
+    let body25b = MarkerSet(skeleton: .body25b, naming: .pose2sim)
+    XCTAssertEqual(body25b.names.first, "Hip")
+    XCTAssertEqual(body25b.sources[body25b.names.firstIndex(of: "Neck")!], .joint(Skeleton.body25b.keypoints.firstIndex(of: "upper_neck")!))
+    XCTAssertEqual(body25b.sources[0], .midpoint(11, 12), "BODY_25B has no mid-hip keypoint: Hip is derived")
+    let body25 = MarkerSet(skeleton: .body25, naming: .pose2sim)
+    XCTAssertEqual(body25.sources[0], .joint(Skeleton.body25.keypoints.firstIndex(of: "mid_hip")!))
+  }
+}

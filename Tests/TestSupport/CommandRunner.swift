@@ -22,8 +22,13 @@ public var productsDirectory: URL {
 /// Runs the built `matchscene` with `arguments`, waiting for it to exit.
 /// Standard input is closed; output is captured (so progress output stays off, as when piped).
 public func runMatchScene(_ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
+  try runCommand(productsDirectory.appendingPathComponent("matchscene"), arguments, in: directory)
+}
+
+/// Runs `executable` with `arguments`, waiting for it to exit; standard input closed, output captured.
+public func runCommand(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
   let process = Process()
-  process.executableURL = productsDirectory.appendingPathComponent("matchscene")
+  process.executableURL = executable
   process.arguments = arguments
   if let directory { process.currentDirectoryURL = directory }
   let out = Pipe(), err = Pipe()

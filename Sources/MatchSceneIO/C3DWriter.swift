@@ -1,0 +1,198 @@
+import Foundation
+import MatchSceneCore
+
+/// A match's marker trajectories as a C3D file, the biomechanics exchange format (C3D.ORG, "The C3D File
+/// Format User Guide", Motion Lab Systems 2008): a 512-byte header, the parameter section, then per frame
+/// per marker x, y, z as IEEE little-endian Float32 (processor type 84, Intel) and a fourth word holding the
+/// camera mask (high byte) and the residual (low byte, in units of |POINT:SCALE|), -1 for no data.
+///
+/// What is written:
+/// - one marker per keypoint (or Pose2Sim marker, see `MarkerNames`) of every person, labelled
+///   `<track>:<marker>` with the track as the subject prefix (`SUBJECTS` group, as Vicon writes several
+///   subjects), and `ball` when the match has a ball;
+/// - positions in metres in the calibration's world frame, the same numbers as `tracks.csv`
+///   (`POINT:UNITS` = `m`);
+/// - `POINT:RATE` the capture rate; C3D frame 1 is match frame `MATCHSCENE:FIRST_FRAME`;
+///   counts beyond 65535 frames go in `TRIAL:ACTUAL_END_FIELD` and `POINT:LONG_FRAMES`;
+/// - residuals: a measured sample's reprojection error turned into metres at its distance from the cameras
+///   (pixels × mean depth / focal length over the cameras in front of it), 1 mm steps, at least 1 mm; a
+///   filled sample has residual 0 ("modelled" in the C3D convention); a missing one is invalid (-1).
+///   The camera mask is 0: which cameras saw a point is not kept.
+public enum C3DWriter {
+  /// |POINT:SCALE|: the residual's unit, metres.
+  public static let residualUnit = 0.001
+
+  /// The file's bytes.
+  /// - Parameters:
+  ///   - motion: the match, world frame.
+  ///   - cameras: for the residuals' pixel-to-metre scale; empty writes residual 1 mm for measured samples.
+  ///   - playerNames: descriptions for the subjects (`match.toml`'s `[players]`).
+  /// - Throws: `InputError` when the model is empty or the rate is not positive and finite.
+  public static func render(
+    _ motion: MotionModel, naming: MarkerNames = .keypoints, cameras: [Camera] = [],
+    playerNames: [String: String] = [:], file: String = "match.c3d"
+  ) throws -> [UInt8] {
+    guard let frames = motion.frames, motion.fps.isFinite, motion.fps > 0 else {
+      throw InputError(file: file, "nothing to write: the match has no frames")
+    }
+    let set = MarkerSet(skeleton: motion.skeleton, naming: naming)
+    var labels: [String] = [], descriptions: [String] = []
+    var columns: [(track: Int, marker: Int)] = []
+    var subjects: [String] = []
+    for (t, track) in motion.tracks.enumerated() {
+      if track.kind == .ball {
+        labels.append(track.id)
+        descriptions.append("ball")
+        columns.append((t, 0))
+      } else {
+        subjects.append(track.id)
+        for m in 0..<set.count {
+          labels.append("\(track.id):\(set.names[m])")
+          descriptions.append(playerNames[track.id].map { "\($0) \(set.names[m])" } ?? set.names[m])
+          columns.append((t, m))
+        }
+      }
+    }
+    guard !labels.isEmpty else { throw InputError(file: file, "nothing to write: the match has no tracks") }
+    guard labels.count <= Int(Int16.max) else {
+      throw InputError(file: file, "\(labels.count) markers are more than a C3D file holds (\(Int16.max))")
+    }
+
+    let frameCount = frames.count
+    var params = ParameterSection()
+    let point = params.group("POINT", "3-D point parameters")
+    params.int16(point, "USED", [labels.count], "markers per frame")
+    params.float(point, "SCALE", [-Float(residualUnit)], "negative: float data; residual unit, m")
+    params.float(point, "RATE", [Float(motion.fps)], "frames per second")
+    params.int16(point, "DATA_START", [0], "first block of the data section")  // patched below
+    params.int16(point, "FRAMES", [Int(UInt16(min(frameCount, 65535)))], "frames (see LONG_FRAMES)")
+    params.float(point, "LONG_FRAMES", [Float(frameCount)], "frames")
+    params.string(point, "UNITS", "m", "metres")
+    for (n, chunk) in stride(from: 0, to: labels.count, by: 255).enumerated() {
+      let end = min(chunk + 255, labels.count)
+      params.strings(point, n == 0 ? "LABELS" : "LABELS\(n + 1)", Array(labels[chunk..<end]), "marker labels")
+      params.strings(point, n == 0 ? "DESCRIPTIONS" : "DESCRIPTIONS\(n + 1)", Array(descriptions[chunk..<end]), "")
+    }
+    let analog = params.group("ANALOG", "analog data")
+    params.int16(analog, "USED", [0], "no analog channels")
+    params.float(analog, "RATE", [0], "")
+    let trial = params.group("TRIAL", "trial")
+    params.int16(trial, "ACTUAL_START_FIELD", [1, 0], "first frame: low and high 16-bit words")
+    params.int16(trial, "ACTUAL_END_FIELD", [Int(UInt16(frameCount & 0xffff)), frameCount >> 16], "last frame: low and high 16-bit words")
+    let subjectsGroup = params.group("SUBJECTS", "people; ball markers have no prefix")
+    params.int16(subjectsGroup, "USES_PREFIXES", [1], "labels start with the subject's prefix")
+    params.int16(subjectsGroup, "NUMBER", [subjects.count], "")
+    if !subjects.isEmpty {
+      params.strings(subjectsGroup, "NAMES", subjects.map { playerNames[$0] ?? $0 }, "")
+      params.strings(subjectsGroup, "LABEL_PREFIXES", subjects.map { "\($0):" }, "")
+    }
+    let maker = params.group("MANUFACTURER", "who wrote the file")
+    params.string(maker, "COMPANY", "MatchScene", "")
+    params.string(maker, "SOFTWARE", "matchscene", "")
+    let ours = params.group("MATCHSCENE", "MatchScene")
+    params.float(ours, "FIRST_FRAME", [Float(frames.lowerBound)], "match frame of C3D frame 1")
+    params.string(ours, "FRAME", "world", "coordinates: the calibration's world frame, as tracks.csv")
+
+    let parameterBlocks = (4 + params.bytes.count + 511) / 512
+    let dataStart = 2 + parameterBlocks
+    params.patchDataStart(dataStart)
+
+    // Blocks are numbered from 1: the header is block 1, the data starts at byte 512 × (dataStart − 1).
+    var out = [UInt8](repeating: 0, count: 512 * (dataStart - 1))
+    // Header.
+    out[0] = 2
+    out[1] = 0x50
+    putInt16(&out, at: 2, labels.count)
+    putInt16(&out, at: 4, 0)
+    putInt16(&out, at: 6, 1)
+    putInt16(&out, at: 8, Int(UInt16(min(frameCount, 65535))))
+    putInt16(&out, at: 10, 0)
+    putFloat(&out, at: 12, -Float(residualUnit))
+    putInt16(&out, at: 16, dataStart)
+    putInt16(&out, at: 18, 0)
+    putFloat(&out, at: 20, Float(motion.fps))
+    // Parameter section.
+    out[512] = 1
+    out[513] = 0x50
+    out[514] = UInt8(parameterBlocks)
+    out[515] = 84
+    out.replaceSubrange(516..<(516 + params.bytes.count), with: params.bytes)
+
+    // Data.
+    let metresPerPixel = MetresPerPixel(cameras: cameras)
+    out.reserveCapacity(out.count + frameCount * labels.count * 16)
+    for frame in frames {
+      for column in columns {
+        let track = motion.tracks[column.track]
+        let s = track.kind == .ball
+          ? (track.frames.contains(frame) ? track[joint: 0, frame: frame] : .missing)
+          : set.sample(column.marker, of: track, frame: frame)
+        let finite = s.position.x.isFinite && s.position.y.isFinite && s.position.z.isFinite
+        guard s.isPresent, finite else {
+          appendFloats(&out, 0, 0, 0, -1)
+          continue
+        }
+        var residual: Float = 0
+        if s.state == .measured {
+          let metres = max(0, s.reprojectionPx) * metresPerPixel(s.position)
+          residual = Float(min(255, max(1, (metres / residualUnit).rounded())))
+        }
+        appendFloats(&out, Float(s.position.x), Float(s.position.y), Float(s.position.z), residual)
+      }
+    }
+    // No padding after the last frame: readers that count frames from the file's size (ezc3d beyond
+    // 65535 frames) would read padding as frames.
+    return out
+  }
+
+  /// Writes `url` whole.
+  public static func write(
+    _ motion: MotionModel, naming: MarkerNames = .keypoints, cameras: [Camera] = [],
+    playerNames: [String: String] = [:], to url: URL
+  ) throws {
+    let bytes = try render(motion, naming: naming, cameras: cameras, playerNames: playerNames, file: url.path)
+    try AtomicFile.write(Data(bytes), to: url)
+  }
+
+  private static func putInt16(_ out: inout [UInt8], at offset: Int, _ value: Int) {
+    let v = UInt16(truncatingIfNeeded: value)
+    out[offset] = UInt8(v & 0xff)
+    out[offset + 1] = UInt8(v >> 8)
+  }
+
+  private static func putFloat(_ out: inout [UInt8], at offset: Int, _ value: Float) {
+    let v = value.bitPattern
+    for k in 0..<4 { out[offset + k] = UInt8((v >> (8 * UInt32(k))) & 0xff) }
+  }
+
+  @inline(__always) private static func appendFloats(_ out: inout [UInt8], _ a: Float, _ b: Float, _ c: Float, _ d: Float) {
+    for value in [a, b, c, d] {
+      let v = value.bitPattern
+      out.append(UInt8(v & 0xff))
+      out.append(UInt8((v >> 8) & 0xff))
+      out.append(UInt8((v >> 16) & 0xff))
+      out.append(UInt8(v >> 24))
+    }
+  }
+}
+
+/// Metres on the object per pixel of image error at a point: the mean over the cameras it lies in front
+/// of, of depth / focal length (pinhole back-projection of a small image displacement).
+struct MetresPerPixel {
+  let cameras: [Camera]
+
+  func callAsFunction(_ point: SIMD3<Double>) -> Double {
+    var sum = 0.0, count = 0
+    for camera in cameras {
+      let depth = camera.camFromWorld.apply(point).z
+      let focal = (camera.fx + camera.fy) / 2
+      guard depth > 0, focal > 0 else { continue }
+      sum += depth / focal
+      count += 1
+    }
+    return count > 0 ? sum / Double(count) : residualFallback
+  }
+
+  /// Without cameras: 1 mm per pixel.
+  private var residualFallback: Double { C3DWriter.residualUnit }
+}
