@@ -9,12 +9,17 @@ struct CSVScanner {
 
   /// Calls `body` with each line's 1-based number and its field ranges (one empty range for an empty
   /// line). The ranges array is reused between calls: do not keep it.
-  func forEachLine(_ body: (_ line: Int, _ fields: [Range<Int>]) throws -> Void) rethrows {
+  /// - Parameters:
+  ///   - range: the bytes to scan (whole lines: start at a line's start); default all.
+  ///   - firstLine: the number of the line `range` starts with.
+  func forEachLine(
+    in range: Range<Int>? = nil, firstLine: Int = 1, _ body: (_ line: Int, _ fields: [Range<Int>]) throws -> Void
+  ) rethrows {
     var fields: [Range<Int>] = []
     fields.reserveCapacity(16)
-    var lineNumber = 0
-    var start = 0
-    let n = bytes.count
+    var lineNumber = firstLine - 1
+    var start = range?.lowerBound ?? 0
+    let n = range?.upperBound ?? bytes.count
     while start < n {
       lineNumber += 1
       var end = start
@@ -30,6 +35,27 @@ struct CSVScanner {
       try body(lineNumber, fields)
       start = next
     }
+  }
+
+  /// Up to `count` ranges of whole lines covering the text, each with the number of its first line, split
+  /// near equal sizes (for scanning in parallel).
+  func lineChunks(_ count: Int) -> [(range: Range<Int>, firstLine: Int)] {
+    let n = bytes.count
+    guard count > 1, n > 0 else { return [(0..<n, 1)] }
+    var chunks: [(Range<Int>, Int)] = []
+    var start = 0, line = 1
+    for k in 1...count {
+      guard start < n else { break }
+      var end = k == count ? n : max(start, n * k / count)
+      while end < n && bytes[end - 1] != UInt8(ascii: "\n") { end += 1 }
+      guard end > start else { continue }
+      chunks.append((start..<end, line))
+      bytes.withUnsafeBufferPointer { buffer in
+        for i in start..<end where buffer[i] == UInt8(ascii: "\n") { line += 1 }
+      }
+      start = end
+    }
+    return chunks
   }
 
   /// `range` without leading and trailing spaces and tabs.

@@ -7,9 +7,12 @@ extension TracksCSV {
   /// analysis of long matches, where the row view costs more than the analysis. Same checks and error
   /// messages as `read(from:)`; rows with a joint the skeleton lacks are skipped, as
   /// `MotionModel(points:fps:skeleton:)` does.
+  /// The file is parsed in chunks of whole lines on all cores, `minimumChunkBytes` at least each; an error
+  /// names the earliest bad line whichever chunk found it.
   /// - Throws: `InputError` naming the file and line.
   public static func readMotion(
-    from url: URL, fps: Double, skeleton: Skeleton, kinds: Set<TrackKind> = Set(TrackKind.allCases)
+    from url: URL, fps: Double, skeleton: Skeleton, kinds: Set<TrackKind> = Set(TrackKind.allCases),
+    minimumChunkBytes: Int = 4 << 20
   ) throws -> MotionModel {
     guard let data = FileManager.default.contents(atPath: url.path) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
@@ -17,6 +20,48 @@ extension TracksCSV {
     let bytes = [UInt8](data)
     let file = url.path
     let csv = CSVScanner(bytes)
+    // Whole lines in parallel, a few MB each at least; each chunk numbers its own tracks, merged below in
+    // order of first appearance in the file.
+    let chunks = csv.lineChunks(max(1, min(ProcessInfo.processInfo.activeProcessorCount, bytes.count / max(1, minimumChunkBytes))))
+    let results = try parallelMap(Array(chunks.enumerated())) { k, chunk in
+      Result { try motionRows(csv, chunk.range, firstLine: chunk.firstLine, isFirst: k == 0, skeleton: skeleton, kinds: kinds, file: file) }
+    }
+    // The error of the earliest line, whichever chunk finished first.
+    let parts = try results.map { try $0.get() }
+    let sawHeader = parts.first?.sawHeader ?? false
+    if !sawHeader { throw InputError(file: file, location: .line(1), "empty file; expected the header '\(header)'") }
+    let lo = parts.compactMap(\.lowestFrame).min(), hi = parts.compactMap(\.highestFrame).max()
+    var model = MotionModel(fps: fps, skeleton: skeleton, frames: lo.flatMap { l in hi.map { l...$0 } })
+    var trackOf: [String: Int] = [:]
+    for part in parts {
+      let global = part.trackIDs.map { id, kind in
+        if let known = trackOf[id] { return known }
+        trackOf[id] = model.tracks.count
+        model.tracks.append(model.makeTrack(id: id, kind: kind))
+        return model.tracks.count - 1
+      }
+      for r in part.rows { model.tracks[global[Int(r.track)]][joint: Int(r.joint), frame: r.frame] = r.sample }
+    }
+    model.sortTracks()
+    return model
+  }
+
+  /// One parsed chunk of `tracks.csv`: its rows with chunk-local track numbers.
+  struct MotionRows: Sendable {
+    struct Row: Sendable { var track: Int32; var joint: Int32; var frame: Int; var sample: MotionSample }
+    var trackIDs: [(id: String, kind: TrackKind)] = []
+    var rows: [Row] = []
+    var sawHeader = false
+    var lowestFrame: Int?
+    var highestFrame: Int?
+  }
+
+  /// Parses the lines of `range` (the header among them when `isFirst`).
+  static func motionRows(
+    _ csv: CSVScanner, _ range: Range<Int>, firstLine: Int, isFirst: Bool, skeleton: Skeleton, kinds: Set<TrackKind>,
+    file: String
+  ) throws -> MotionRows {
+    let bytes = csv.bytes
     var names = InternedNames()
     func name(_ range: Range<Int>) -> String { names.string(range, in: csv) }
     var jointIndex: [String: Int] = [:]
@@ -34,14 +79,14 @@ extension TracksCSV {
       }
       return true
     }
+    var out = MotionRows()
+    out.sawHeader = !isFirst
     var lastTrackBytes: [UInt8] = [], lastTrack = -1, lastJoint = -1
-    var trackIDs: [(id: String, kind: TrackKind)] = [], trackOf: [String: Int] = [:]
-    struct Row { var track: Int32; var joint: Int32; var frame: Int; var sample: MotionSample }
-    var rows: [Row] = []
-    rows.reserveCapacity(bytes.count / 70)
-    var sawHeader = false
-    try csv.forEachLine { line, f in
-      guard try checkLine(line, f, csv: csv, file: file, sawHeader: &sawHeader) else { return }
+    var trackOf: [String: Int] = [:]
+    var lo = Int.max, hi = Int.min
+    out.rows.reserveCapacity(range.count / 70)
+    try csv.forEachLine(in: range, firstLine: firstLine) { line, f in
+      guard try checkLine(line, f, csv: csv, file: file, sawHeader: &out.sawHeader) else { return }
       func fail(_ column: String, _ range: Range<Int>, _ expected: String) -> InputError {
         failure(line, column, range, expected, csv: csv, file: file)
       }
@@ -63,23 +108,21 @@ extension TracksCSV {
         if let known = trackOf[id] {
           track = known
         } else {
-          track = trackIDs.count
+          track = out.trackIDs.count
           trackOf[id] = track
-          trackIDs.append((id, kind))
+          out.trackIDs.append((id, kind))
         }
         lastTrack = track
         lastTrackBytes = Array(bytes[f[2]])
       }
-      rows.append(
-        Row(
-          track: Int32(track), joint: Int32(joint), frame: frame, sample: sample))
+      lo = min(lo, frame)
+      hi = max(hi, frame)
+      out.rows.append(MotionRows.Row(track: Int32(track), joint: Int32(joint), frame: frame, sample: sample))
     }
-    if !sawHeader { throw InputError(file: file, location: .line(1), "empty file; expected the header '\(header)'") }
-    let lo = rows.map(\.frame).min(), hi = rows.map(\.frame).max()
-    var model = MotionModel(fps: fps, skeleton: skeleton, frames: lo.flatMap { l in hi.map { l...$0 } })
-    model.tracks = trackIDs.map { model.makeTrack(id: $0.id, kind: $0.kind) }
-    for r in rows { model.tracks[Int(r.track)][joint: Int(r.joint), frame: r.frame] = r.sample }
-    model.sortTracks()
-    return model
+    if lo <= hi {
+      out.lowestFrame = lo
+      out.highestFrame = hi
+    }
+    return out
   }
 }

@@ -26,6 +26,24 @@ final class FormInputTests: XCTestCase {
     let all = try TracksCSV.readMotion(from: url, fps: fps, skeleton: .coco17)
     XCTAssertEqual(all.tracks.map(\.id), MotionModel(points: rows, fps: fps, skeleton: .coco17).tracks.map(\.id))
 
+    // In chunks of ~64 kB parsed in parallel: the same model; an error names the earliest bad line.
+    let chunked = try TracksCSV.readMotion(from: url, fps: fps, skeleton: .coco17, kinds: [.player, .ball], minimumChunkBytes: 1 << 16)
+    XCTAssertEqual(chunked.frames, expected.frames)
+    XCTAssertEqual(chunked.tracks.map(\.id), expected.tracks.map(\.id))
+    for (a, b) in zip(chunked.tracks, expected.tracks) { XCTAssertEqual(a.samples, b.samples, a.id) }
+    var lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    XCTAssertGreaterThan(lines.count, 40_000, "enough lines for several chunks")
+    for n in [30_000, 12_345] {
+      var fields = lines[n - 1].split(separator: ",", omittingEmptySubsequences: false)
+      fields[3] = "plyer"
+      lines[n - 1] = fields.joined(separator: ",")
+    }
+    let damaged = out.deletingLastPathComponent().appendingPathComponent("damaged.csv")
+    try Data(lines.joined(separator: "\n").utf8).write(to: damaged)
+    XCTAssertThrowsError(try TracksCSV.readMotion(from: damaged, fps: fps, skeleton: .coco17, minimumChunkBytes: 1 << 16)) { error in
+      XCTAssert("\(error)".contains("damaged.csv") && "\(error)".contains("damaged.csv:12345:") && "\(error)".contains("kind 'plyer'"), "\(error)")
+    }
+
     let bad = out.deletingLastPathComponent().appendingPathComponent("bad.csv")
     try Data((TracksCSV.header + "\n0,0,P1,player,nose,1,2,x,0.5,2\n").utf8).write(to: bad)
     XCTAssertThrowsError(try TracksCSV.readMotion(from: bad, fps: fps, skeleton: .coco17)) { error in
