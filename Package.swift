@@ -44,6 +44,7 @@ let package = Package(
     .library(name: "MatchScenePipeline", targets: ["MatchScenePipeline"]),
     .library(name: "MatchSceneForm", targets: ["MatchSceneForm"]),
     .library(name: "MatchSceneSessions", targets: ["MatchSceneSessions"]),
+    .library(name: "MatchSceneBatch", targets: ["MatchSceneBatch"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -146,7 +147,7 @@ let package = Package(
         "MatchSceneCore", "MatchSceneIO", "MatchSceneGeometry", "MatchSceneReconstruction",
         "MatchSceneSimulation", "MatchSceneAnalysis", "MatchSceneEvaluation", "MatchSceneExport", "MatchSceneAssimp",
         "MatchSceneReview", "MatchScenePipeline", "MatchSceneAssets", "MatchSceneForm",
-        "MatchSceneSessions",
+        "MatchSceneSessions", "MatchSceneBatch",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
@@ -166,6 +167,13 @@ let package = Package(
       dependencies: [
         "MatchSceneSessions", "MatchSceneSimulation", "MatchSceneAssets", "MatchSceneIO", "MatchSceneExport", "TestSupport",
       ]
+    ),
+
+    // MARK: - Batch (issue 16): many matches, sharded over a Slurm array or a Kubernetes Indexed Job
+    .target(
+      name: "MatchSceneBatch",
+      dependencies: ["MatchSceneCore", "MatchSceneSessions"],
+      swiftSettings: swiftSettings
     ),
 
     // MARK: - Form analysis (issue 12): joint angles, strokes, reference scores, clips
@@ -225,6 +233,7 @@ let package = Package(
       name: "CLITests",
       dependencies: [
         "TestSupport", "MatchSceneIO", "MatchSceneExport", "MatchSceneAssimp", "MatchSceneAnalysis", "MatchSceneEvaluation",
+        "MatchSceneBatch",
       ]
     ),
   ],

@@ -11,7 +11,8 @@ runtime_packages=(pkg-config libeigen3-dev libassimp-dev)
 # The real-browser test: headless Chromium (WebGL through SwiftShader) and Debian's three.js r111.
 # The session-store tests check the file with the sqlite3 shell (PRAGMA integrity_check).
 # python3-venv: the independent C3D readers (PyPI `c3d`, `ezc3d`) go in a virtual environment in .build/.
-test_packages=(chromium libjs-three sqlite3 python3-venv)
+# slurm-wlm, munge: the batch test starts a private single-node Slurm cluster (as root).
+test_packages=(chromium libjs-three sqlite3 python3-venv slurm-wlm munge)
 python_tools=(c3d==0.6.0 ezc3d==1.7.2)
 
 install_missing() {

@@ -120,18 +120,21 @@ public struct SessionInput: Sendable {
   /// SHA-256 over the files under `folder` that say what the session is, in path order, each as its path,
   /// its length and its bytes. Left out, because they repeat `tracks.csv`: `trc/`, `match.c3d` and the binary buffer of a
   /// `.glb` (its JSON chunk, with the cameras' calibrated poses and lenses, is hashed); also the
-  /// `.matchscene-output` marker. A 10-minute match's 225 MB folder hashes ~120 MB this way.
-  public static func hash(folder: URL) throws -> String {
+  /// `.matchscene-output` and `.matchscene-batch.json` markers; and report.json's run time (`seconds`). A 10-minute match's 225 MB folder hashes ~120 MB this way.
+  /// - Parameter excluding: further paths relative to `folder` to leave out (a file, or a folder and
+  ///   everything in it).
+  public static func hash(folder: URL, excluding: [String] = []) throws -> String {
     let fm = FileManager.default
     let root = folder.standardizedFileURL.path
     var paths: [String] = []
     if let walker = fm.enumerator(atPath: root) {
       for case let relative as String in walker
       where !relative.hasPrefix("trc/") && relative != "trc" && relative != "match.c3d"
+        && !excluding.contains(where: { relative == $0 || relative.hasPrefix($0 + "/") })
       {
         var isFolder: ObjCBool = false
         if fm.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue,
-          !relative.hasSuffix(".matchscene-output")
+          !relative.hasSuffix(".matchscene-output"), !relative.hasSuffix(".matchscene-batch.json")
         { paths.append(relative) }
       }
     }
@@ -141,10 +144,19 @@ public struct SessionInput: Sendable {
         throw InputError(file: root + "/" + relative, "cannot read the file")
       }
       if relative.hasSuffix(".glb") { data = glbJSONChunk(data) }
+      if relative == "report.json" { data = withoutRunTime(data) }
       digest.update(Array("\(relative)\n\(data.count)\n".utf8))
       data.withUnsafeBytes { digest.update($0) }
     }
     return digest.finish()
+  }
+
+  /// `report.json` without its top-level `seconds` (how long the run took, which differs between two runs
+  /// of the same match), re-encoded with sorted keys; the bytes as they are when it is not a JSON object.
+  static func withoutRunTime(_ data: Data) -> Data {
+    guard var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return data }
+    object["seconds"] = nil
+    return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? data
   }
 
   /// The JSON chunk of a binary glTF (glTF 2.0 §4.4: a 12-byte header, then chunk length, type `JSON`,
