@@ -61,6 +61,9 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "With --refine-calibration, refine focal lengths too.")
   var refineFocal = false
 
+  @Option(help: "A zones.toml whose zone entries and exits go into events.json (default: the match folder's zones.toml, if any).")
+  var zones: String?
+
   func validate() throws {
     guard cutoff.isFinite, cutoff > 0 else { throw ValidationError("--cutoff must be a positive number of Hz") }
     guard maxGap.isFinite, maxGap >= 0, maxGap <= 60 else { throw ValidationError("--max-gap must be between 0 and 60 seconds") }
@@ -78,6 +81,7 @@ struct Reconstruct: ParsableCommand {
     options.analysisOptions.smoothing.maxGap = maxGap
     options.refineCalibration = refineCalibration || refineFocal
     options.refineFocal = refineFocal
+    options.zones = zones.map { URL(fileURLWithPath: $0) }
     var output = OutputOptions()
     output.sceneFormats = noScene ? [] : [format]
     output.ballTrail = ballTrail
