@@ -60,6 +60,7 @@ public struct MatchPipeline: Sendable {
   ///   of range; `GeometryError` for an unusable camera.
   public func run(_ folder: URL, progress: Progress? = nil) throws -> MatchResult {
     try options.check()
+    if let d = try DeviceConfig.read(folder: folder) { return try runOneDevice(folder, device: d.device, fps: d.fps, sport: d.sport) }
     var clock = StageClock()
     var input = options.input
     if input.defaultFPSForSport == nil { input.defaultFPSForSport = { try? SportSpec.builtIn($0).defaultFPS } }
