@@ -120,6 +120,8 @@ struct Reconstruct: ParsableCommand {
     if result.analysed {
       let count = { (type: MatchEvent.Kind) in result.events.filter { $0.type == type }.count }
       lines.append("Events: \(count(.rallyStart)) rallies, \(count(.hit)) hits, \(count(.bounce)) bounces, \(count(.net)) net.")
+      let zones = Set(result.events.compactMap { $0.type == .zoneEnter ? $0.zone : nil })
+      if !zones.isEmpty { lines.append("Zones: \(count(.zoneEnter)) entries into \(zones.count) zone(s), \(count(.zoneExit)) exits.") }
     }
     return lines.joined(separator: "\n")
   }

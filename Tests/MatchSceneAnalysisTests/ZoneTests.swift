@@ -219,3 +219,25 @@ final class ZoneTests: XCTestCase {
     }
   }
 }
+
+final class ZonesTOMLWriteTests: XCTestCase {
+  /// The writers round-trip through the readers: every shape, attachment, trigger and margin.
+  func testZonesAndDrillTextReadBackTheSame() throws {
+    let zones = [
+      Zone(name: "a \"quoted\" name", shape: .box(size: SIMD3(0.5, 0.25, 0.125)), center: SIMD3(1, -2, 0.8), triggers: [.ball],
+           enterMargin: 0, exitMargin: 0.02, minDwell: 0),
+      Zone(name: "drum", shape: .sphere(radius: 0.12), center: SIMD3(0.2, 0.4, -0.15), attachment: .body(origin: .chest, track: "P2"),
+           triggers: [.role(.leftWrist), .keypoint("RWrist")], enterMargin: 0.01, exitMargin: 0.04, minDwell: 0.03),
+      Zone(name: "toss", shape: .cylinder(radius: 0.3, height: 1), center: SIMD3(-1.6, 0, 1.5), attachment: .body(origin: .hips, track: nil),
+           triggers: [.ball]),
+    ]
+    XCTAssertEqual(try ZonesTOML.parse(ZonesTOML.text(zones), file: "written"), zones)
+    let targets = zones.map { z -> Zone in
+      var t = z
+      t.triggers = [.role(.rightWrist)]
+      return t
+    }
+    let drill = Drill(name: "a \"d\"", targets: targets, points: [1, 2.5, 3], order: .sequence, scoring: .targets, start: 1.5, timeLimit: 30, track: "P1")
+    XCTAssertEqual(try DrillTOML.parse(DrillTOML.text(drill), file: "written"), drill)
+  }
+}
