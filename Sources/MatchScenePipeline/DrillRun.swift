@@ -6,8 +6,9 @@ import MatchSceneIO
 /// `matchscene drill`: scores a `reconstruct` output folder (tracks.csv, report.json) against a drill
 /// and writes `drill.json` beside them.
 public enum DrillRun {
-  /// The drill's result on the recording in `outputFolder`. The skeleton is the one whose keypoints
-  /// cover tracks.csv's joint names (`Skeleton.covering`).
+  /// The drill's result on the recording in `outputFolder`, the ball's touches being the bounces of
+  /// its events.json. The skeleton is the one whose keypoints cover tracks.csv's joint names
+  /// (`Skeleton.covering`).
   /// - Throws: `InputError` naming tracks.csv or report.json.
   public static func score(_ drill: Drill, outputFolder: URL) throws -> DrillResult {
     let tracks = outputFolder.appendingPathComponent("tracks.csv")
@@ -21,7 +22,9 @@ public enum DrillRun {
       throw InputError(file: tracks.path, "no built-in skeleton has the joints \(names.sorted().prefix(8).joined(separator: ", "))…")
     }
     let motion = MotionModel(points: rows, fps: report.fps, skeleton: skeleton)
-    return DrillScorer.score(drill, motion: motion, venue: report.venue)
+    let eventsURL = outputFolder.appendingPathComponent("events.json")
+    let events = FileManager.default.fileExists(atPath: eventsURL.path) ? try EventsJSON.read(from: eventsURL) : []
+    return DrillScorer.score(drill, motion: motion, venue: report.venue, events: events)
   }
 
   /// Writes `result` as `folder/drill.json` (pretty, sorted keys), atomically.
