@@ -115,3 +115,32 @@ final class OneDeviceTests: XCTestCase {
     }
   }
 }
+
+final class DeviceSkeletonTests: XCTestCase {
+  /// The roles the hand-raise claims, zones and form look up are on both device skeletons, and a
+  /// one-device recording has them present.
+  func testDeviceSkeletonsHaveTheRolesTheAnalysisNeeds() throws {
+    let needed: [JointRole] = [.nose, .leftShoulder, .rightShoulder, .leftElbow, .rightElbow, .leftWrist, .rightWrist, .leftHip, .rightHip]
+    for skeleton in [Skeleton.blazePose33, .arkitBody] {
+      for role in needed { XCTAssertNotNil(skeleton.index(of: role), "\(skeleton.name) \(role)") }
+    }
+    XCTAssertNotNil(Skeleton.arkitBody.index(of: .head))
+    XCTAssertEqual(Skeleton.covering(jointNames: ["head", "neck", "left_wrist"])?.name, "arkit_body")
+    XCTAssertEqual(Skeleton.covering(jointNames: ["nose", "left_wrist"])?.name, "coco17")
+    let sim = TouchDrillSimulator.simulate(seed: 1, seconds: 2)
+    let folder = try makeTemporaryFolder("device-roles")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for format in DeviceConfig.Format.allCases {
+      let table = try OneDeviceFolder.writeDevice(sim.truth, track: "P1", format: format, seed: 1, to: folder)
+      try "fps = 60\n\(table)".write(to: folder.appendingPathComponent("match.toml"), atomically: true, encoding: .utf8)
+      var options = PipelineOptions()
+      options.analysis = false
+      let result = try MatchPipeline(options: options).run(folder)
+      let track = result.motion.tracks[0]
+      for role in needed {
+        let j = try XCTUnwrap(result.motion.skeleton.index(of: role))
+        XCTAssertEqual(track.series(joint: j).filter(\.isPresent).count, track.frameCount, "\(format) \(role)")
+      }
+    }
+  }
+}
