@@ -1,6 +1,6 @@
 import Foundation
 import MatchSceneCore
-package import TOMLKit
+internal import TOMLKit
 
 /// `drill.toml`: a drill's targets and rules.
 ///

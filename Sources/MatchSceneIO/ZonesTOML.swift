@@ -1,6 +1,6 @@
 import Foundation
 import MatchSceneCore
-package import TOMLKit
+internal import TOMLKit
 
 /// `zones.toml`: the zones whose entering and leaving become `zone_enter` / `zone_exit` events.
 ///
