@@ -90,7 +90,7 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneSimulation",
-      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneAssets", "MatchSceneIO"],
+      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneAssets", "MatchSceneIO", "MatchSceneBallPlay"],
       swiftSettings: swiftSettings
     ),
     .target(

@@ -24,7 +24,7 @@ public struct MatchEvent: Sendable, Equatable, Codable {
   public var track: String?
   /// Where it happened, metres, world frame.
   public var position: [Double]?
-  /// Ball speed in m/s (after a hit or bounce), if known.
+  /// Speed in m/s: of the ball after a hit or bounce; of the joint (or ball) for zone events.
   public var speed: Double?
   /// For bounces: `table` or `floor`.
   public var surface: String?
@@ -46,7 +46,7 @@ public struct MatchEvent: Sendable, Equatable, Codable {
   public var zone: String?
   /// For zone events: the joint that triggered it, or `ball`.
   public var joint: String?
-  /// For `ball_at_rest`: how long the ball stayed at rest, seconds.
+  /// Seconds: for `ball_at_rest`, how long the ball stayed at rest; for `zone_exit`, how long it was inside.
   public var duration: Double?
 
   public init(

@@ -70,7 +70,7 @@ public struct MatchConfig: Sendable, Equatable {
   static func shortRange(_ r: ClosedRange<Double>) -> String { "\(Int(r.lowerBound))–\(Int(r.upperBound))" }
 
   /// The keys `read` understands.
-  public static let knownKeys: Set<String> = ["sport", "fps", "skeleton", "up", "frame_offsets", "venue", "players"]
+  public static let knownKeys: Set<String> = ["sport", "fps", "skeleton", "up", "frame_offsets", "venue", "players", "device"]
 
   /// Reads `match.toml`.
   /// - Throws: `InputError` naming the file and key of a wrong value (`fps` outside `fpsRange`, an

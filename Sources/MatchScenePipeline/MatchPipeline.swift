@@ -60,6 +60,7 @@ public struct MatchPipeline: Sendable {
   ///   of range; `GeometryError` for an unusable camera.
   public func run(_ folder: URL, progress: Progress? = nil) throws -> MatchResult {
     try options.check()
+    if let d = try DeviceConfig.read(folder: folder) { return try runOneDevice(folder, device: d.device, fps: d.fps, sport: d.sport) }
     var clock = StageClock()
     var input = options.input
     if input.defaultFPSForSport == nil { input.defaultFPSForSport = { try? SportSpec.builtIn($0).defaultFPS } }
@@ -69,6 +70,7 @@ public struct MatchPipeline: Sendable {
     for d in loaded.diagnostics { diagnostics.append(d) }
     let sport = try SportSpec.builtIn(match.sport)
     let range = try Self.frames(options.frames, loaded: loaded, folder: folder)
+    let zones = options.analysis ? try zones(folder: folder) : []
     clock.lap("read")
 
     var reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
@@ -89,6 +91,7 @@ public struct MatchPipeline: Sendable {
       motion = motion.transformed(by: venue.worldFromVenue)
       events = events.map { $0.transformed(by: venue.worldFromVenue) }
     }
+    events = Self.addingZoneEvents(events, zones: zones, motion: motion, venue: venue)
     clock.lap("analyse")
 
     if motion.tracks.allSatisfy({ $0.presentFrameCount == 0 }) {

@@ -29,6 +29,9 @@ public struct PipelineOptions: Sendable {
   public var refineCalibration = false
   /// Also refine focal lengths (with `refineCalibration`).
   public var refineFocal = false
+  /// A `zones.toml` whose zone entries and exits become events (default: the match folder's
+  /// `zones.toml`, when there is one).
+  public var zones: URL?
 
   public init() {}
 

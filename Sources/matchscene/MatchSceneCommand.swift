@@ -14,6 +14,6 @@ struct MatchSceneCommand: ParsableCommand {
       """,
     subcommands: [
       Simulate.self, Reconstruct.self, LocateVenue.self, Evaluate.self, View.self, Overlay.self, Benchmark.self,
-      Form.self, Clip.self, Sessions.self, Compare.self, Batch.self,
+      Form.self, Clip.self, Sessions.self, Compare.self, Batch.self, DrillCommand.self,
     ])
 }

@@ -68,6 +68,9 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "Do not write match.c3d.")
   var noC3d = false
 
+  @Option(help: "A zones.toml whose zone entries and exits go into events.json (default: the match folder's zones.toml, if any).")
+  var zones: String?
+
   func validate() throws {
     guard cutoff.isFinite, cutoff > 0 else { throw ValidationError("--cutoff must be a positive number of Hz") }
     guard maxGap.isFinite, maxGap >= 0, maxGap <= 60 else { throw ValidationError("--max-gap must be between 0 and 60 seconds") }
@@ -85,6 +88,7 @@ struct Reconstruct: ParsableCommand {
     options.analysisOptions.smoothing.maxGap = maxGap
     options.refineCalibration = refineCalibration || refineFocal
     options.refineFocal = refineFocal
+    options.zones = zones.map { URL(fileURLWithPath: $0) }
     var output = OutputOptions()
     output.sceneFormats = noScene ? [] : [format]
     output.ballTrail = ballTrail
@@ -125,6 +129,8 @@ struct Reconstruct: ParsableCommand {
     if result.analysed {
       let count = { (type: MatchEvent.Kind) in result.events.filter { $0.type == type }.count }
       lines.append("Events: \(count(.rallyStart)) rallies, \(count(.hit)) hits, \(count(.bounce)) bounces, \(count(.net)) net.")
+      let zones = Set(result.events.compactMap { $0.type == .zoneEnter ? $0.zone : nil })
+      if !zones.isEmpty { lines.append("Zones: \(count(.zoneEnter)) entries into \(zones.count) zone(s), \(count(.zoneExit)) exits.") }
     }
     return lines.joined(separator: "\n")
   }

@@ -69,6 +69,12 @@ struct Simulate: ParsableCommand {
   @Flag(help: "No detector faults at all: only pixel noise.")
   var clean = false
 
+  @Option(help: "Also write what one device gives for P1 — mediapipe (pose_world_landmarks) or arkit (joint transforms) — with its noise, and a [device] table in match.toml, so that reconstruct reads the device instead of the cameras.")
+  var oneDevice: DeviceConfig.Format?
+
+  @Flag(help: "Simulate a touch drill (a turning player touching two body pads and a fixed one, in order, for --duration seconds) instead of a match, as a one-device folder with drill.toml, zones.toml and truth/drill.json; needs --one-device.")
+  var touchDrill = false
+
   func validate() throws {
     guard duration > 0, duration <= 4 * 3600 else { throw ValidationError("--duration must be in (0, 14400] seconds") }
     if let fps, !(fps > 0) { throw ValidationError("--fps must be positive") }
@@ -83,12 +89,14 @@ struct Simulate: ParsableCommand {
       }
     }
     guard cameras >= 2 else { throw ValidationError("--cameras must be at least 2") }
+    if touchDrill, oneDevice == nil { throw ValidationError("--touch-drill needs --one-device mediapipe or arkit") }
     for (name, rate) in [("miss", missRate), ("swap", swapRate), ("outlier", outlierRate), ("ball-miss", ballMissRate), ("false-ball", falseBallRate)] {
       if let rate, !(0...1).contains(rate) { throw ValidationError("--\(name)-rate must be in [0, 1]") }
     }
   }
 
   func run() throws {
+    if touchDrill, let oneDevice { return try runTouchDrill(oneDevice) }
     let sport = try SportSpec.builtIn("table-tennis")
     var config = SimulationConfig()
     config.seed = seed
@@ -123,8 +131,27 @@ struct Simulate: ParsableCommand {
       try TracksCSV.write(simulated.truth.points, to: staging.appendingPathComponent("truth/tracks.csv"))
       try EventsJSON.write(simulated.events, to: staging.appendingPathComponent("truth/events.json"))
       try SimulatedStroke.jsonData(simulated.strokes).write(to: staging.appendingPathComponent("truth/strokes.json"))
+      if let oneDevice {
+        let table = try OneDeviceFolder.writeDevice(MotionModel(simulated.truth), track: "P1", format: oneDevice, seed: seed, to: staging)
+        let config = staging.appendingPathComponent("match.toml")
+        let text = (try? String(contentsOf: config, encoding: .utf8)) ?? ""
+        try AtomicFile.write(Data((text + "\n" + table).utf8), to: config)
+      }
     }
     print("Simulated \(String(format: "%.1f", duration)) s at \(simulated.match.fps) fps with \(simulated.match.cameras.count) cameras → \(destination.path)")
     print(simulated.coverage.summary)
   }
+
+  /// `--touch-drill`: a one-device folder of a simulated touch drill with its truth.
+  func runTouchDrill(_ format: DeviceConfig.Format) throws {
+    let simulated = TouchDrillSimulator.simulate(seed: seed, seconds: duration, fps: fps ?? 60)
+    let destination = URL(fileURLWithPath: output)
+    try OutputFolder.replace(destination, force: force, replaceable: { _ in false }) { staging in
+      try OneDeviceFolder.writeTouchDrill(simulated, format: format, seed: seed, to: staging)
+    }
+    let truth = simulated.truthResult
+    print("Simulated a \(String(format: "%.1f", duration)) s touch drill (\(format.rawValue)) → \(destination.path): truth score \(truth.score), \(truth.hits.count) hits")
+  }
 }
+
+extension DeviceConfig.Format: ExpressibleByArgument {}
