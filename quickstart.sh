@@ -10,7 +10,8 @@ mode=${1:-demo}
 runtime_packages=(pkg-config libeigen3-dev libassimp-dev)
 # The real-browser test: headless Chromium (WebGL through SwiftShader) and Debian's three.js r111.
 # The session-store tests check the file with the sqlite3 shell (PRAGMA integrity_check).
-test_packages=(chromium libjs-three sqlite3)
+# The Blender tests open the scenes in Debian's Blender 3.4 (its glTF importer needs python3-numpy).
+test_packages=(chromium libjs-three sqlite3 blender python3-numpy)
 
 install_missing() {
   local missing=()

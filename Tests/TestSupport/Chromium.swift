@@ -3,19 +3,25 @@ import XCTest
 
 /// Headless Chromium for tests that load pages (three.js r111 from Debian's `libjs-three`): WebGL
 /// through SwiftShader, file access between local files, no test-only page flags.
+/// The path of program `name` on PATH. - Throws: `XCTSkip` naming the `install` command when it is
+/// missing (and fails the test under CI, where every test tool must be installed).
+public func executableOnPath(_ name: String, install: String) throws -> String {
+  let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+  guard let path else {
+    let hint = "\(name) is not on PATH: \(install)"
+    if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(hint) }
+    throw XCTSkip(hint)
+  }
+  return path
+}
+
 public enum Chromium {
   public static let threeFolder = "/usr/share/javascript/three"
 
   /// The browser's path. - Throws: `XCTSkip` when it is not installed (a failure under CI).
   public static func executable() throws -> String {
-    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-      .map { "\($0)/chromium" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let path else {
-      let hint = "chromium is not on PATH: apt-get install -y chromium libjs-three"
-      if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(hint) }
-      throw XCTSkip(hint)
-    }
-    return path
+    try executableOnPath("chromium", install: "apt-get install -y chromium libjs-three")
   }
 
   /// Loads `page` and returns the serialised DOM; kills the browser after `timeout` seconds.
