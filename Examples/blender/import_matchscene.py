@@ -2,13 +2,15 @@
 #
 #   blender --python Examples/blender/import_matchscene.py -- demo/out/scene.glb
 #   blender -b --python Examples/blender/import_matchscene.py -- scene.glb --save scene.blend
+#   blender -b --python Examples/blender/import_matchscene.py -- scene.glb --fbx scene.fbx
 #
 # Reads the scene's extras (fps, firstFrame, lastFrame) from the GLB's JSON chunk *before* importing,
 # because Blender's glTF importer places keys at time × the scene's frame rate: with the capture rate
 # set first, Blender frame k is match frame firstFrame + k. Then it imports the GLB with Blender's own
 # operator (one armature per player, the cameras named after the calibration, the `sun` light), sets
 # the frame range to the match, gives each camera the aspect ratio of its images and makes the first
-# one the scene camera. Blender 3.4 or later.
+# one the scene camera. Blender 3.4 or later. `--fbx` then writes a binary FBX with Blender's own
+# exporter (metres, the capture rate, the cameras; see README "Opening scenes in Blender, Unity, Godot").
 import json
 import math
 import struct
@@ -81,14 +83,42 @@ def import_matchscene(path):
     return extras
 
 
+def export_fbx(path):
+    """Writes the open scene as binary FBX 7.4 with Blender's exporter: 1 unit = 1 m (unit scale 1,
+    `apply_scale_options` FBX_SCALE_UNITS), Y up as Unity and Maya expect, armatures with their
+    actions (one take per action), cameras and lights.
+
+    FBX keeps a camera's focal length and film size but not Blender's sensor fit, and Blender reads it
+    back with fit AUTO (the wider side): so each camera is first given a horizontal fit with a film of
+    its image's aspect ratio and the same horizontal angle, which reads back the same in every tool."""
+    for obj in bpy.context.scene.objects:
+        if obj.type != "CAMERA":
+            continue
+        cam = obj.data
+        aspect = obj.get("aspectRatio", 16 / 9)
+        xfov = cam.angle_x if cam.sensor_fit == "HORIZONTAL" else 2 * math.atan(math.tan(cam.angle_y / 2) * aspect)
+        cam.sensor_fit = "HORIZONTAL"
+        cam.sensor_width = 36.0
+        cam.sensor_height = 36.0 / aspect
+        cam.angle_x = xfov
+    bpy.ops.export_scene.fbx(
+        filepath=path, apply_scale_options="FBX_SCALE_UNITS", axis_forward="-Z", axis_up="Y",
+        object_types={"ARMATURE", "CAMERA", "EMPTY", "LIGHT", "MESH"}, add_leaf_bones=False,
+        bake_anim=True, bake_anim_use_all_actions=False, bake_anim_use_nla_strips=False,
+        bake_anim_simplify_factor=0.0)
+
+
 def main(argv):
     args = argv[argv.index("--") + 1:] if "--" in argv else []
     if not args:
-        raise SystemExit("usage: blender --python import_matchscene.py -- scene.glb [--save scene.blend]")
+        raise SystemExit(
+            "usage: blender --python import_matchscene.py -- scene.glb [--save scene.blend] [--fbx scene.fbx]")
     extras = import_matchscene(args[0])
     print(f"MatchScene: {args[0]} at {extras.get('fps')} fps, frames 0–{bpy.context.scene.frame_end}")
     if "--save" in args:
         bpy.ops.wm.save_as_mainfile(filepath=args[args.index("--save") + 1])
+    if "--fbx" in args:
+        export_fbx(args[args.index("--fbx") + 1])
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ public enum Assimp {
       guard let copy else { throw AssimpError("cannot copy the scene of \(input.lastPathComponent)") }
       defer { aiFreeScene(copy) }
       AssimpSceneEdits.retimeToSeconds(copy)
+      if format == "collada" { AssimpSceneEdits.restoreGLTFCameras(copy) }
       if format.hasPrefix("fbx") {
         AssimpSceneEdits.bakeRootTransformIntoChildren(copy)
         AssimpSceneEdits.roundDurationsUpToWholeSeconds(copy)

@@ -19,10 +19,17 @@ public enum Blender {
   public static func run(script: String, arguments: [String], json: URL, timeout: TimeInterval = 120) throws
     -> [String: Any]
   {
+    try run(script: scripts.appendingPathComponent(script), arguments: arguments, json: json, timeout: timeout)
+  }
+
+  /// `run(script:arguments:json:timeout:)` with a script anywhere (e.g. under Examples/).
+  public static func run(script: URL, arguments: [String], json: URL, timeout: TimeInterval = 120) throws
+    -> [String: Any]
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try executable())
     process.arguments =
-      ["-b", "--factory-startup", "--python-exit-code", "1", "--python", scripts.appendingPathComponent(script).path, "--"]
+      ["-b", "--factory-startup", "--python-exit-code", "1", "--python", script.path, "--"]
       + arguments
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("blender-\(UUID().uuidString).log")
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -43,7 +50,7 @@ public enum Blender {
     else {
       throw NSError(
         domain: "Blender", code: Int(process.terminationStatus),
-        userInfo: [NSLocalizedDescriptionKey: "blender \(script) failed:\n\(output.suffix(3000))"])
+        userInfo: [NSLocalizedDescriptionKey: "blender \(script.lastPathComponent) failed:\n\(output.suffix(3000))"])
     }
     return object
   }
