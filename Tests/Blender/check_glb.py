@@ -10,6 +10,7 @@ import re
 import sys
 
 import bpy
+from mathutils import Vector
 
 args = sys.argv[sys.argv.index("--") + 1:]
 example, glb, tracks_csv, out_json = args[:4]
@@ -73,6 +74,29 @@ for frame in frames:
         if expected:
             errors["ball"].append((frame, math.dist(ball.matrix_world.translation, rows[(frame, ball_tracks[0], "ball")])))
 
+# The skinned body follows the skeleton: at three frames, the centre of the vertices bound to each
+# player's right wrist (its sphere, deformed by Blender's Armature modifier) against tracks.csv.
+body_errors = []
+depsgraph = bpy.context.evaluated_depsgraph_get()
+for arma in armatures:
+    body = scene.objects.get(arma.name + "/body")
+    group = body.vertex_groups.get("right_wrist") if body else None
+    if group is None:
+        body_errors.append((arma.name, None))
+        continue
+    members = [v.index for v in body.data.vertices if any(g.group == group.index and g.weight > 0.5 for g in v.groups)]
+    seen = [f for f in frames if (f, arma.name, "right_wrist") in rows]
+    for frame in [seen[0], seen[len(seen) // 2], seen[-1]] if seen else []:
+        scene.frame_set(frame - first)
+        depsgraph = bpy.context.evaluated_depsgraph_get()
+        evaluated = body.evaluated_get(depsgraph)
+        mesh = evaluated.to_mesh()
+        world = evaluated.matrix_world
+        points = [world @ mesh.vertices[i].co for i in members]
+        centre = sum(points, Vector()) / len(points)
+        body_errors.append((arma.name, frame, math.dist(centre, rows[(frame, arma.name, "right_wrist")])))
+        evaluated.to_mesh_clear()
+
 result = {
     "fps": scene.render.fps / scene.render.fps_base,
     "frameStart": scene.frame_start,
@@ -89,6 +113,7 @@ result = {
     "wrongVisibilityCount": len(wrong),
     "ballErrors": errors["ball"],
     "wristErrors": errors["wrist"],
+    "bodyWristErrors": body_errors,
 }
 
 if render_png:

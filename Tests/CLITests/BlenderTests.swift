@@ -20,7 +20,8 @@ final class BlenderTests: XCTestCase {
 
   /// One armature per player with the keypoint names as bones, no `.001` names, the capture rate, one
   /// action per player and clip; at every frame a joint, limb or the ball is drawn exactly where
-  /// tracks.csv has a row (scale 0 elsewhere), the ball and the right wrists within 1 mm of tracks.csv;
+  /// tracks.csv has a row (scale 0 elsewhere), the ball and the right wrists within 1 mm of tracks.csv
+  /// (bones at every frame, the skinned body's wrist sphere at three);
   /// a Cycles render through a camera, lit by the scene's sun, is not black.
   func testGLBOpensInBlenderWithOneArmaturePerPlayer() throws {
     _ = try Blender.executable()
@@ -51,6 +52,10 @@ final class BlenderTests: XCTestCase {
       XCTAssertGreaterThanOrEqual(errors.count, 3, key)
       XCTAssertLessThan(errors.max() ?? .infinity, 1e-3, "\(key): metres from tracks.csv")
     }
+    // The skinned body (Blender's Armature modifier) carries each right-wrist sphere to tracks.csv.
+    let body = try XCTUnwrap(r["bodyWristErrors"] as? [[Any]])
+    XCTAssertEqual(body.count, 3 * people.count, "\(body)")
+    for e in body { XCTAssertLessThan(e.last as? Double ?? .infinity, 1e-3, "body wrist \(e)") }
     XCTAssertGreaterThan(try XCTUnwrap(r["renderMean"] as? Double), 0.02, "the render is not black")
     XCTAssertGreaterThan(try XCTUnwrap(r["renderLitFraction"] as? Double), 0.2)
   }
