@@ -327,7 +327,9 @@ extension SceneAssembly {
         add(
           .rotation, linear, 4, rotation, .angle(angle), "\(label)/R",
           shorts: shortRotations ? NormalizedShort.encode(rotation) : nil)
-        add(.scale, linear, 3, GLTFBuilder.flatten(pose.scale), .distance, "\(label)/S")
+        // STEP, so that a limb is hidden for the whole of a frame without data rather than shrinking
+        // towards it; its length is constant after the analysis (bone lengths), so nothing else steps.
+        add(.scale, .step, 3, GLTFBuilder.flatten(pose.scale), .distance, "\(label)/S")
       case .visibility(let track):
         let gap = Int((options.hideGapsLongerThan * fps).rounded())
         var scale: [Float] = []

@@ -94,4 +94,25 @@ public enum Chromium {
       };
       """
   }
+
+  /// A probe page: `probePageHead`, then loads `glb` with three.js r111's GLTFLoader, runs `bindJS` (which
+  /// defines `matchsceneBindTracksByNode`, `ViewerPage.bindTracksByNodeJS`), binds the tracks, starts
+  /// animation `clip` and runs `body`, JavaScript with `gltf`, `clip`, `mixer` and `action` in scope that
+  /// writes its result into `<pre id="result">`. Load failures go to `<pre id="errors">`.
+  public static func animationProbePage(glb: Data, clip: String, bindJS: String, body: String) -> String {
+    probePageHead + """
+      \(bindJS)
+      new THREE.GLTFLoader().load("data:model/gltf-binary;base64,\(glb.base64EncodedString())", (gltf) => {
+        matchsceneBindTracksByNode(gltf, () => {
+          const clip = gltf.animations.find((c) => c.name === "\(clip)");
+          const mixer = new THREE.AnimationMixer(gltf.scene);
+          const action = mixer.clipAction(clip);
+          action.play();
+      \(body)
+        });
+      }, undefined, (error) => console.error("load failed:", error && error.message || error));
+      </script>
+      </body></html>
+      """
+  }
 }
