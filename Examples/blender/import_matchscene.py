@@ -1,6 +1,6 @@
 # Opens a MatchScene scene (scene.glb) in Blender at the capture rate.
 #
-#   blender --python Examples/blender/import_matchscene.py -- demo/out/scene.glb
+#   blender --python Examples/blender/import_matchscene.py -- demo/out/scene.glb [--clear]
 #   blender -b --python Examples/blender/import_matchscene.py -- scene.glb --save scene.blend
 #   blender -b --python Examples/blender/import_matchscene.py -- scene.glb --fbx scene.fbx
 #
@@ -112,7 +112,9 @@ def main(argv):
     args = argv[argv.index("--") + 1:] if "--" in argv else []
     if not args:
         raise SystemExit(
-            "usage: blender --python import_matchscene.py -- scene.glb [--save scene.blend] [--fbx scene.fbx]")
+            "usage: blender --python import_matchscene.py -- scene.glb [--clear] [--save scene.blend] [--fbx scene.fbx]")
+    if "--clear" in args:  # start from an empty scene (no startup cube, camera and lamp)
+        bpy.ops.wm.read_factory_settings(use_empty=True)
     extras = import_matchscene(args[0])
     print(f"MatchScene: {args[0]} at {extras.get('fps')} fps, frames 0–{bpy.context.scene.frame_end}")
     if "--save" in args:
