@@ -41,6 +41,12 @@ public enum Assimp {
         "unknown export format '\(format)'; available: \(formats.map(\.id).joined(separator: ", "))")
     }
     let scene = try AssimpScene(contentsOf: input, postProcess: .roundTrip)
+    if let node = nodeWithNestedMetadata(scene.raw.pointee.mRootNode) {
+      throw AssimpError(
+        "cannot export \(input.lastPathComponent) as \(format): node '\(node)' carries glTF extensions or nested "
+          + "extras, which assimp \(version)'s exporters abort on (SceneCombiner copies no nested metadata); "
+          + "write the scene without them (SceneOptions.includeLight = false for MatchScene's light)")
+    }
     let folder = output.deletingLastPathComponent()
     let staging = folder.appendingPathComponent(".matchscene-export-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -55,6 +61,7 @@ public enum Assimp {
       guard let copy else { throw AssimpError("cannot copy the scene of \(input.lastPathComponent)") }
       defer { aiFreeScene(copy) }
       AssimpSceneEdits.retimeToSeconds(copy)
+      if format == "collada" { AssimpSceneEdits.restoreGLTFCameras(copy) }
       if format.hasPrefix("fbx") {
         AssimpSceneEdits.bakeRootTransformIntoChildren(copy)
         AssimpSceneEdits.roundDurationsUpToWholeSeconds(copy)
@@ -74,6 +81,23 @@ public enum Assimp {
       try move(staging.appendingPathComponent(name), to: folder.appendingPathComponent(name))
     }
     try move(staged, to: output)
+  }
+
+  /// The name of the first node (depth first) whose metadata holds nested metadata, which assimp 5.2's
+  /// glTF importer makes of node `extensions` (e.g. `KHR_lights_punctual`) and object-valued `extras`.
+  /// Workaround: assimp 5.2's exporters copy the scene first, and its SceneCombiner asserts (aborting the
+  /// process) on metadata of type AI_AIMETADATA. Remove once the assimp we link copies nested metadata.
+  static func nodeWithNestedMetadata(_ node: UnsafeMutablePointer<aiNode>?) -> String? {
+    guard let node else { return nil }
+    if let meta = node.pointee.mMetaData {
+      for i in 0..<Int(meta.pointee.mNumProperties) where meta.pointee.mValues[i].mType == AI_AIMETADATA {
+        return node.pointee.mName.swiftString
+      }
+    }
+    for c in 0..<Int(node.pointee.mNumChildren) {
+      if let name = nodeWithNestedMetadata(node.pointee.mChildren[c]) { return name }
+    }
+    return nil
   }
 
   private static func move(_ from: URL, to: URL) throws {

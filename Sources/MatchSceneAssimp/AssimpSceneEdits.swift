@@ -1,4 +1,5 @@
 internal import CAssimp
+import Foundation
 import MatchSceneCore
 
 /// In-place edits of a scene copy (`aiCopyScene`) that work around assimp 5.2 exporter bugs. They only
@@ -115,5 +116,28 @@ enum AssimpSceneEdits {
       x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
       y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
       z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w)
+  }
+
+  /// Puts every camera back to what the glTF file says, for the Collada exporter: the horizontal field
+  /// of view 2 atan(tan(yfov / 2) · aspect), and the camera at its node's origin looking down −z with +y
+  /// up (glTF 2.0 §3.10.1), so that its node transform alone places it.
+  ///
+  /// Workaround: assimp 5.2's glTF importer sets `mHorizontalFOV` to yfov · aspect (linear in the angle,
+  /// 6° too wide at 16:9 and f = 1400 px), which the Collada exporter writes as `xfov`; and the exporter
+  /// multiplies the camera's own look-at frame into the node matrix, which with the importer's camera
+  /// position put the cameras about 6 m from their place in Blender. Remove once the importer converts
+  /// the angle through its tangent and the exporter leaves a −z camera's node matrix alone.
+  static func restoreGLTFCameras(_ scene: UnsafeMutablePointer<aiScene>) {
+    for i in 0..<Int(scene.pointee.mNumCameras) {
+      guard let camera = scene.pointee.mCameras[i] else { continue }
+      let aspect = Double(camera.pointee.mAspect)
+      if aspect > 0 {
+        let yfov = Double(camera.pointee.mHorizontalFOV) / aspect
+        camera.pointee.mHorizontalFOV = Float(2 * atan(tan(yfov / 2) * aspect))
+      }
+      camera.pointee.mPosition = aiVector3D(x: 0, y: 0, z: 0)
+      camera.pointee.mLookAt = aiVector3D(x: 0, y: 0, z: -1)
+      camera.pointee.mUp = aiVector3D(x: 0, y: 1, z: 0)
+    }
   }
 }

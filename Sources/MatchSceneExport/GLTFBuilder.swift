@@ -164,6 +164,25 @@ public struct GLTFBuilder: Sendable {
         count: indices.count, type: GLTFAccessorType.scalar.rawValue))
   }
 
+  /// Appends unsigned bytes as a vertex attribute (`JOINTS_0`: joint indices, four per vertex, §3.7.3.2).
+  /// - Throws: `GLTFError` when `flat` is empty or not a whole number of elements.
+  public mutating func addUnsignedBytes(_ flat: [UInt8], type: GLTFAccessorType, name: String? = nil) throws -> Int {
+    let n = type.componentCount
+    guard !flat.isEmpty, flat.count % n == 0 else {
+      throw GLTFError("accessor \(name ?? "#\(accessorCount)"): \(flat.count) bytes are not whole \(type.rawValue)s")
+    }
+    // Vertex attribute elements start on 4-byte boundaries (§3.6.2.4): pad each element.
+    let stride = (n + 3) / 4 * 4
+    var bytes = Data(count: flat.count / n * stride)
+    for (k, b) in flat.enumerated() { bytes[k / n * stride + k % n] = b }
+    let view = appendView(bytes, target: GLTFBufferView.arrayBuffer)
+    if stride != n { document.bufferViews![view].byteStride = stride }
+    return appendAccessor(
+      GLTFAccessor(
+        name: name, bufferView: view, componentType: GLTFComponentType.unsignedByte.rawValue,
+        count: flat.count / n, type: type.rawValue))
+  }
+
   private mutating func addFloatData(
     _ flat: [Float], type: GLTFAccessorType, usage: Usage, name: String?
   ) throws -> Int {
@@ -253,6 +272,25 @@ public struct GLTFBuilder: Sendable {
   public mutating func addCamera(_ camera: GLTFCamera) -> Int {
     document.cameras = (document.cameras ?? []) + [camera]
     return document.cameras!.count - 1
+  }
+
+  public mutating func addSkin(_ skin: GLTFSkin) -> Int {
+    document.skins = (document.skins ?? []) + [skin]
+    return document.skins!.count - 1
+  }
+
+  /// Declares `name` in `extensionsUsed` (once).
+  public mutating func useExtension(_ name: String) {
+    if !(document.extensionsUsed ?? []).contains(name) { document.extensionsUsed = (document.extensionsUsed ?? []) + [name] }
+  }
+
+  /// Sets the document-level extension object `name`.
+  public mutating func setExtension(_ name: String, _ value: JSONValue) {
+    var all: [String: JSONValue] = [:]
+    if case .object(let o) = document.extensions { all = o }
+    all[name] = value
+    document.extensions = .object(all)
+    useExtension(name)
   }
 
   public mutating func addAnimation(_ animation: GLTFAnimation) -> Int {

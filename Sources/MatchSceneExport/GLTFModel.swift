@@ -18,6 +18,9 @@ public struct GLTFDocument: Sendable, Equatable, Codable {
   public var bufferViews: [GLTFBufferView]?
   public var buffers: [GLTFBuffer]?
   public var animations: [GLTFAnimation]?
+  public var skins: [GLTFSkin]?
+  /// Document-level extension objects by extension name (e.g. `KHR_lights_punctual`'s `lights`).
+  public var extensions: JSONValue?
   public var extensionsUsed: [String]?
   public var extensionsRequired: [String]?
   public var extras: JSONValue?
@@ -28,7 +31,7 @@ public struct GLTFDocument: Sendable, Equatable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case asset, scene, scenes, nodes, meshes, materials, cameras, accessors, bufferViews, buffers, animations
-    case extensionsUsed, extensionsRequired, extras
+    case skins, extensions, extensionsUsed, extensionsRequired, extras
   }
 
   /// A copy with every empty array replaced by nil (so it is left out of the JSON).
@@ -49,6 +52,7 @@ public struct GLTFDocument: Sendable, Equatable, Codable {
     d.bufferViews = p(bufferViews)
     d.buffers = p(buffers)
     d.animations = p(animations)
+    d.skins = p(skins)
     d.extensionsUsed = p(extensionsUsed)
     d.extensionsRequired = p(extensionsRequired)
     d.scenes = d.scenes?.map { s in
@@ -93,19 +97,43 @@ public struct GLTFNode: Sendable, Equatable, Codable {
   public var translation: [Float]?
   public var rotation: [Float]?
   public var scale: [Float]?
+  /// The skin (§5.28) that deforms `mesh`; the node's own transform is then ignored (§3.7.3.1).
+  public var skin: Int?
+  /// Node-level extension objects (e.g. `KHR_lights_punctual`: `{"light": 0}`).
+  public var extensions: JSONValue?
   public var extras: JSONValue?
   public init(
     name: String? = nil, children: [Int]? = nil, mesh: Int? = nil, camera: Int? = nil,
-    translation: [Float]? = nil, rotation: [Float]? = nil, scale: [Float]? = nil, extras: JSONValue? = nil
+    translation: [Float]? = nil, rotation: [Float]? = nil, scale: [Float]? = nil, skin: Int? = nil,
+    extensions: JSONValue? = nil, extras: JSONValue? = nil
   ) {
     self.name = name
     self.children = children
     self.mesh = mesh
     self.camera = camera
+    self.skin = skin
+    self.extensions = extensions
     self.translation = translation
     self.rotation = rotation
     self.scale = scale
     self.extras = extras
+  }
+}
+
+/// `skin` (§5.28, §3.7.3): the nodes used as joints and, per joint, the inverse bind matrix (a MAT4
+/// Float32 accessor, column-major) taking the mesh's coordinates into the joint's space at bind time.
+/// A vertex ends up at Σ weight · globalTransform(joint) · inverseBind(joint) · v; the transform of the
+/// node holding the mesh is ignored. `skeleton` is the common root of the joints.
+public struct GLTFSkin: Sendable, Equatable, Codable {
+  public var name: String?
+  public var inverseBindMatrices: Int?
+  public var skeleton: Int?
+  public var joints: [Int]
+  public init(name: String? = nil, inverseBindMatrices: Int? = nil, skeleton: Int? = nil, joints: [Int]) {
+    self.name = name
+    self.inverseBindMatrices = inverseBindMatrices
+    self.skeleton = skeleton
+    self.joints = joints
   }
 }
 

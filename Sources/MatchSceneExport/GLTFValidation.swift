@@ -33,6 +33,7 @@ struct GLTFValidation {
     checkCameras()
     checkNodes()
     checkScenes()
+    checkSkins()
     checkAnimations()
   }
 
@@ -43,7 +44,7 @@ struct GLTFValidation {
       ("scenes", d.scenes?.count), ("nodes", d.nodes?.count), ("meshes", d.meshes?.count),
       ("materials", d.materials?.count), ("cameras", d.cameras?.count), ("accessors", d.accessors?.count),
       ("bufferViews", d.bufferViews?.count), ("buffers", d.buffers?.count), ("animations", d.animations?.count),
-      ("extensionsUsed", d.extensionsUsed?.count), ("extensionsRequired", d.extensionsRequired?.count),
+      ("skins", d.skins?.count), ("extensionsUsed", d.extensionsUsed?.count), ("extensionsRequired", d.extensionsRequired?.count),
     ]
     for (name, count) in arrays where count == 0 { fail(name, "empty array (must be left out)") }
     if let s = d.scene, !(0..<(d.scenes?.count ?? 0)).contains(s) { fail("scene", "index \(s) out of range") }

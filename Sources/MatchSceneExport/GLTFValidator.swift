@@ -12,9 +12,11 @@ import Foundation
 /// acyclic with at most one parent per node and scene roots without parents (§3.5.1); animation inputs
 /// strictly increasing and non-negative, output counts matching (§3.11), output types and component
 /// types matching their target paths (translation and scale FLOAT, rotation FLOAT or normalised
-/// integers), and rotations unit quaternions (after de-normalising).
+/// integers), and rotations unit quaternions (after de-normalising); skins with valid joints sharing a
+/// root, one affine float MAT4 inverse bind matrix per joint, and skinned meshes with JOINTS_0 within
+/// the joints and WEIGHTS_0 summing to 1 (§3.7.3).
 ///
-/// It is not the Khronos glTF-Validator: extensions, textures, skins and morph targets are not checked.
+/// It is not the Khronos glTF-Validator: extensions, textures and morph targets are not checked.
 public enum GLTFValidator {
   /// Problems found in a GLB file, each `location: message`; empty when it is valid.
   public static func validate(glb data: Data) -> [String] {

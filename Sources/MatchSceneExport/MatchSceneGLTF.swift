@@ -14,13 +14,18 @@ import MatchSceneCore
 /// - `ball`: an icosphere of the sport's ball radius, translation animated from the ball track.
 /// - one node per player track named by its id (`P1`, …), with a child per skeleton keypoint named by
 ///   the keypoint (`nose`, `left_wrist`, …) and a child per bone named `P1/<from>-<to>`, a unit prism
-///   whose translation, rotation and scale follow its two joints every frame.
+///   whose translation, rotation and scale follow its two joints every frame. With
+///   `SceneOptions.rigPlayers` (the default) these children are the joints of skin `P1` (§3.7.3), and
+///   node `P1/body` (under the root) holds the skinned mesh of their spheres and prisms.
+/// - `sun`: a directional light (`KHR_lights_punctual`, `SceneOptions.includeLight`).
 /// - one node per camera, named after it, carrying a glTF perspective camera at the camera's pose.
 ///
 /// The animation `match` samples every frame from the reconstruction's first to its last, times
 /// `(frame − firstFrame) / fps` from 0 s, with one shared time accessor. Frames where a track has no data
-/// hold the nearest known position (before, else after); a track or keypoint with no data at all is left
-/// out. `SceneOptions.clips` add more animations the same way, each with times from 0 s; a clip within
+/// hold the nearest known position (before, else after) and are hidden: a keypoint or the ball without
+/// data at a frame has scale 0 there (STEP), a limb scale 0 where either of its joints has none, a
+/// player scale 0 across gaps longer than `SceneOptions.hideGapsLongerThan`; a track or keypoint with no
+/// data at all is left out. `SceneOptions.clips` add more animations the same way, each with times from 0 s; a clip within
 /// the match shares the match's data (its outputs are views into the match's). `SceneOptions.ballTrail`
 /// adds `ball/trail-1`…; `SceneOptions.keyframeTolerance` thins out every channel's keys, each channel
 /// then with its own time accessor (shared where the kept frames coincide; channels that keep every
@@ -64,16 +69,21 @@ public enum MatchSceneGLTF {
     var scene = SceneAssembly(builder: GLTFBuilder(generator: generator), table: table, options: options)
 
     let yUpFromWorld = Matrix3.rotation(from: worldUp, to: SIMD3(0, 1, 0))
-    let root = scene.builder.addNode(
-      GLTFNode(name: rootName, rotation: Self.array(Quaternion.float32(Quaternion.fromMatrix(yUpFromWorld)))))
+    let rootRotation = Quaternion.float32(Quaternion.fromMatrix(yUpFromWorld))
+    let root = scene.builder.addNode(GLTFNode(name: rootName, rotation: Self.array(rootRotation)))
+    // The rotation as written (Float32), for the skins' inverse bind matrices.
+    let rootFromWorld = Quaternion.toMatrix(
+      SIMD4(Double(rootRotation.x), Double(rootRotation.y), Double(rootRotation.z), Double(rootRotation.w)))
 
     if options.includeVenue { try scene.addVenue(sport: sport, parent: root) }
     let range = table.frameRange  // reconstruction.frameRange, without another pass over the points
-    try scene.addPlayers(skeleton: motion.skeleton, parent: root, firstFrame: range?.lowerBound)
+    try scene.addPlayers(
+      skeleton: motion.skeleton, parent: root, firstFrame: range?.lowerBound, rootFromWorld: rootFromWorld)
     try scene.addBalls(sport: sport, parent: root, firstFrame: range?.lowerBound)
     if options.includeCameras {
       for camera in cameras { try scene.addCamera(camera, parent: root) }
     }
+    if options.includeLight { try scene.addSun(parent: root, worldUp: worldUp) }
 
     try scene.addAnimations(range: range, clips: options.clips, fps: motion.fps)
 

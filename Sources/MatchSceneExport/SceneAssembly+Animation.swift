@@ -231,6 +231,17 @@ extension SceneAssembly {
     return o
   }
 
+  /// Scale (1, 1, 1) where `seen`, (0, 0, 0) elsewhere, flat.
+  static func visibilityScale(_ seen: [Bool]) -> [Float] {
+    var scale: [Float] = []
+    scale.reserveCapacity(3 * seen.count)
+    for s in seen {
+      let x: Float = s ? 1 : 0
+      scale += [x, x, x]
+    }
+    return scale
+  }
+
   /// Constant samples shared by the STEP channels of `completeTransformChannels`.
   struct Constants: Sendable {
     var identity: [Float]
@@ -292,12 +303,21 @@ extension SceneAssembly {
       case .point(let track, let joint):
         add(.translation, linear, 3, flat(table.series(track: track, joint: joint, frames: frames)!), .distance,
           "\(name)/\(track)/\(joint)")
-        if complete {
-          addIdentityRotation()
-          add(.scale, .step, 3, ones, .changes, "\(name)/unit-scale")
+        if complete { addIdentityRotation() }
+        // Hidden (scale 0, STEP) at frames without data: the held position is not shown.
+        let seen = frames.map { table.known(track: track, joint: joint, frame: $0) }
+        if seen.allSatisfy({ $0 }) {
+          if complete { add(.scale, .step, 3, ones, .changes, "\(name)/unit-scale") }
+        } else {
+          add(.scale, .step, 3, Self.visibilityScale(seen), .changes, "\(name)/\(track)/\(joint)/visible")
         }
       case .limb(let track, let from, let to):
-        let pose = limbPoses(track: track, from: from, to: to, frames: frames)
+        var pose = limbPoses(track: track, from: from, to: to, frames: frames)
+        // Hidden (scale 0) at frames where either joint has no data.
+        for (k, f) in frames.enumerated()
+        where !table.known(track: track, joint: from, frame: f) || !table.known(track: track, joint: to, frame: f) {
+          pose.scale[k] = .zero
+        }
         let label = "\(name)/\(track)/\(from)-\(to)"
         add(.translation, linear, 3, GLTFBuilder.flatten(pose.translation), .distance, "\(label)/T")
         // A rotation error θ moves the limb's far end by at most L θ, L its greatest length in the clip.
@@ -307,7 +327,9 @@ extension SceneAssembly {
         add(
           .rotation, linear, 4, rotation, .angle(angle), "\(label)/R",
           shorts: shortRotations ? NormalizedShort.encode(rotation) : nil)
-        add(.scale, linear, 3, GLTFBuilder.flatten(pose.scale), .distance, "\(label)/S")
+        // STEP, so that a limb is hidden for the whole of a frame without data rather than shrinking
+        // towards it; its length is constant after the analysis (bone lengths), so nothing else steps.
+        add(.scale, .step, 3, GLTFBuilder.flatten(pose.scale), .distance, "\(label)/S")
       case .visibility(let track):
         let gap = Int((options.hideGapsLongerThan * fps).rounded())
         var scale: [Float] = []

@@ -121,32 +121,42 @@ struct SceneAssembly {
 
   // MARK: - Players and ball
 
-  /// A node per person (players and others alike, `extras.kind` telling which), named by track id.
-  mutating func addPlayers(skeleton: Skeleton, parent: Int, firstFrame: Int?) throws {
+  /// A node per person (players and others alike, `extras.kind` telling which), named by track id, with
+  /// a child per keypoint and per limb. With `SceneOptions.rigPlayers` the keypoint and limb nodes carry
+  /// no mesh of their own: they are the joints of the player's skin, and the sphere and prism they drew
+  /// are bound to them in the mesh of node `<track>/body` (`addSkin`), a child of `parent`.
+  mutating func addPlayers(skeleton: Skeleton, parent: Int, firstFrame: Int?, rootFromWorld: Matrix3) throws {
     let people = table.trackIDs.filter { $0.kind != .ball }
     let players = people.map(\.id)
     guard let firstFrame, !players.isEmpty else { return }
-    let sphere = try addGeometry(.icosphere(radius: options.jointRadius, subdivisions: 1), name: "joint")
-    let prism = try addGeometry(.prismAlongY(radius: options.limbRadius, sides: 6), name: "limb")
+    let rig = options.rigPlayers
+    let sphereMesh = TriangleMesh.icosphere(radius: options.jointRadius, subdivisions: 1)
+    let prismMesh = TriangleMesh.prismAlongY(radius: options.limbRadius, sides: 6)
+    let sphere = rig ? nil : try addGeometry(sphereMesh, name: "joint")
+    let prism = rig ? nil : try addGeometry(prismMesh, name: "limb")
     let start = firstFrame...firstFrame
     for (p, track) in players.enumerated() {
       let joints = skeleton.keypoints.filter { table.has(track: track, joint: $0) }
       guard !joints.isEmpty else { continue }
       let color = options.playerColors[p % options.playerColors.count]
       let material = addMaterial(track, color: color)
-      let jointMesh = builder.addMesh(
-        GLTFMesh(name: "\(track)/joint", primitives: [Self.primitive(sphere, material: material)]))
-      let limbMesh = builder.addMesh(
-        GLTFMesh(name: "\(track)/limb", primitives: [Self.primitive(prism, material: material)]))
+      let jointMesh = sphere.map {
+        builder.addMesh(GLTFMesh(name: "\(track)/joint", primitives: [Self.primitive($0, material: material)]))
+      }
+      let limbMesh = prism.map {
+        builder.addMesh(GLTFMesh(name: "\(track)/limb", primitives: [Self.primitive($0, material: material)]))
+      }
       let playerNode = builder.addNode(
         GLTFNode(name: track, extras: ["track": .string(track), "kind": .string(people[p].kind.rawValue)]),
         parent: parent)
       animated.append((playerNode, .visibility(track: track)))
+      var skinJoints: [SkinJoint] = []
       for joint in joints {
         let at = table.series(track: track, joint: joint, frames: start)![0]
         let node = builder.addNode(
           GLTFNode(name: joint, mesh: jointMesh, translation: MatchSceneGLTF.array(at)), parent: playerNode)
         animated.append((node, .point(track: track, joint: joint)))
+        skinJoints.append(SkinJoint(node: node, rotation: .identity, translation: at, geometry: sphereMesh))
       }
       for (a, b) in skeleton.bones {
         let from = skeleton.keypoints[a]
@@ -159,6 +169,17 @@ struct SceneAssembly {
             rotation: pose.rotation[0].array, scale: pose.scale[0].array),
           parent: playerNode)
         animated.append((node, .limb(track: track, from: from, to: to)))
+        let q = pose.rotation[0]
+        let t = pose.translation[0]
+        skinJoints.append(
+          SkinJoint(
+            node: node, rotation: Quaternion.toMatrix(SIMD4(Double(q.x), Double(q.y), Double(q.z), Double(q.w))),
+            translation: SIMD3(Double(t.x), Double(t.y), Double(t.z)), geometry: prismMesh))
+      }
+      if rig {
+        try addSkin(
+          track: track, playerNode: playerNode, joints: skinJoints, rootFromWorld: rootFromWorld, material: material,
+          parent: parent)
       }
     }
   }

@@ -62,6 +62,16 @@ public struct SceneOptions: Sendable {
   /// (half the bytes; not for assimp 5.2). With `.normalizedShort` the keyframe reduction measures the
   /// error of the integers written, as a reader decodes and interpolates them.
   public var rotationEncoding: RotationEncoding = .float
+  /// Draw each player as a glTF skin (the default): the keypoint and limb nodes become the joints of
+  /// skin `<track>`, carry no mesh of their own, and one skinned mesh `<track>/body` (a scene root)
+  /// holds their spheres and prisms. Off, each keypoint and limb node carries its own mesh (as before
+  /// the skins; assimp 5.2's exporters are given this form).
+  public var rigPlayers: Bool = true
+  /// Add a directional light `sun` (`KHR_lights_punctual`) shining down at 30° from the vertical.
+  public var includeLight: Bool = true
+  /// The sun's illuminance, lux (`KHR_lights_punctual`: directional intensity is in lux); 1000 lux is
+  /// the lighting a table tennis hall gives the playing area. Blender imports it as 1000 / 683 W/m².
+  public var lightIntensity: Double = 1000
 
   public init(
     clips: [(name: String, frames: ClosedRange<Int>)] = [], sceneExtras: [String: JSONValue] = [:],
@@ -106,6 +116,9 @@ public struct SceneOptions: Sendable {
     }
     guard ballTrail.isFinite, ballTrail >= 0 else { throw GLTFError("ballTrail \(ballTrail) s must be ≥ 0") }
     guard ballTrailSpheres >= 1 else { throw GLTFError("ballTrailSpheres \(ballTrailSpheres) must be ≥ 1") }
+    guard lightIntensity.isFinite, lightIntensity > 0 else {
+      throw GLTFError("lightIntensity \(lightIntensity) lux must be > 0")
+    }
     guard keyframeTolerance.isFinite, keyframeTolerance >= 0 else {
       throw GLTFError("keyframeTolerance \(keyframeTolerance) m must be ≥ 0")
     }

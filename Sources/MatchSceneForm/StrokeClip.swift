@@ -151,13 +151,19 @@ public enum StrokeClip {
   }
 
   /// Sets `alphaMode` BLEND and alpha `ghostAlpha` on every material used below the node named `name`
-  /// (each such material copied first if nodes elsewhere share it).
+  /// or by a skinned mesh whose joints are below it (a rigged player's body, `<name>/body`; each such
+  /// material copied first if nodes elsewhere share it).
   static func makeTranslucent(_ document: inout GLTFDocument, under name: String) {
     guard let nodes = document.nodes, let root = nodes.firstIndex(where: { $0.name == name }) else { return }
     var below = Set<Int>(), stack = [root]
     while let n = stack.popLast() {
       below.insert(n)
       stack += nodes[n].children ?? []
+    }
+    for (i, node) in nodes.enumerated() {
+      if let s = node.skin, let joints = document.skins?[s].joints, joints.contains(where: below.contains) {
+        below.insert(i)
+      }
     }
     var sharedElsewhere = Set<Int>()
     for (i, node) in nodes.enumerated() where !below.contains(i) {

@@ -65,6 +65,12 @@ public enum SceneExport {
     let throughAssimp = format.assimpFormat != nil
     options.rotationEncoding = floatRotations || throughAssimp ? .float : .normalizedShort
     options.sharedKeysPerNode = throughAssimp
+    // assimp 5.2 is given unrigged players (a mesh per keypoint and limb node, as before the skins) and
+    // no light: its exporters' handling of glTF skins and KHR_lights_punctual is untested here.
+    if throughAssimp {
+      options.rigPlayers = false
+      options.includeLight = false
+    }
     // assimp 5.2's Collada exporter writes every animation's sources under the same ids, so the last
     // rally clip would replace the match: a .dae gets the match only. Remove when assimp names them apart.
     if format == .dae { options.clips = [] }

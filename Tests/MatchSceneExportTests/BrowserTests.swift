@@ -123,15 +123,10 @@ final class BrowserTests: XCTestCase {
   /// A page that loads `glb` with three.js r111 and writes `{ball, wrists, changedPixels, …}` into
   /// `<pre id="result">`, in the calibration frame (glTF (x, y, z) = world (x, z, −y)).
   private func probePage(glb: Data, times: [Double]) -> String {
-    return Chromium.probePageHead + """
-      \(ViewerPage.bindTracksByNodeJS)
-      const times = \(times);
-      new THREE.GLTFLoader().load("data:model/gltf-binary;base64,\(glb.base64EncodedString())", (gltf) => {
-        matchsceneBindTracksByNode(gltf, () => {
-          const clip = gltf.animations.find((c) => c.name === "\(Self.clip.name)");
-          const mixer = new THREE.AnimationMixer(gltf.scene);
-          const action = mixer.clipAction(clip);
-          action.play();
+    Chromium.animationProbePage(
+      glb: glb, clip: Self.clip.name, bindJS: ViewerPage.bindTracksByNodeJS,
+      body: """
+          const times = \(times);
           const at = (t) => { action.time = t; mixer.update(0); gltf.scene.updateMatrixWorld(true); };
           const world = (o) => calibration(new THREE.Vector3().setFromMatrixPosition(o.matrixWorld));
           const wrists = { P1: [], P2: [] }, forearmEnds = { P1: [], P2: [] };
@@ -171,10 +166,6 @@ final class BrowserTests: XCTestCase {
           for (let i = 0; i < pixels.length; i += 4) if (pixels[i] || pixels[i + 1] || pixels[i + 2]) changed++;
           document.getElementById("result").textContent = JSON.stringify({
             ball, wrists, forearmEnds, changedPixels: changed, totalPixels: width * height, clipDuration: clip.duration });
-        });
-      }, undefined, (error) => console.error("load failed:", error && error.message || error));
-      </script>
-      </body></html>
-      """
+      """)
   }
 }

@@ -28,7 +28,8 @@ final class ConversionNodeNameTests: XCTestCase {
     let folder = try makeTemporaryFolder("matchscene-names")
     defer { try? FileManager.default.removeItem(at: folder) }
     let glb = folder.appendingPathComponent("scene.glb")
-    try GLTFWriter.writeGLB(try SyntheticScene.document().qualifyingRepeatedNodeNames(), to: glb)
+    try GLTFWriter.writeGLB(
+      try SyntheticScene.document(options: SyntheticScene.assimpOptions).qualifyingRepeatedNodeNames(), to: glb)
     for (format, ext) in [("fbxa", "fbx"), ("collada", "dae")] {
       let out = folder.appendingPathComponent("converted.\(ext)")
       try Assimp.convert(glb, to: out, format: format)

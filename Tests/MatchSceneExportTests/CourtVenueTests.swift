@@ -61,8 +61,8 @@ final class CourtVenueTests: XCTestCase {
       let scene = try AssimpScene(contentsOf: url)
       XCTAssertTrue(scene.nodes.contains { $0.name == "venue" && $0.parent == "matchscene" }, id)
       XCTAssertTrue(scene.nodes.contains { $0.name == "ball" }, id)
-      // One assimp mesh per venue part, plus joint and limb per player and the ball.
-      XCTAssertEqual(scene.meshes.count, parts.count + 4 + 1, id)
+      // One assimp mesh per venue part, plus a skinned body per player and the ball.
+      XCTAssertEqual(scene.meshes.count, parts.count + 2 + 1, id)
       XCTAssertEqual(scene.animations.map(\.name), ["match"], id)
       let ball = try XCTUnwrap(doc.meshes?.first { $0.name == "ball" })
       let position = doc.accessors![ball.primitives[0].attributes["POSITION"]!]

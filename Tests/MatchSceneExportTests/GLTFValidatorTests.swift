@@ -214,4 +214,26 @@ final class GLTFValidatorTests: XCTestCase {
     XCTAssertEqual(GLTFValidator.validate(glb: Data([1, 2, 3])).count, 1)
     assertReports(GLTFValidator.validate(gltfJSON: Data("{\"asset\":".utf8), binary: nil), "JSON: not a glTF document")
   }
+
+  /// Skins (§3.7.3): joints, skeleton, inverse bind matrices, JOINTS_0 and WEIGHTS_0 are checked.
+  func testSkinsAreChecked() throws {
+    XCTAssertEqual(try errors { _ in }, [])
+    assertReports(try errors { $0.skins![0].joints.append($0.skins![0].joints[0]) }, "lists a joint twice")
+    assertReports(try errors { $0.skins![0].joints[0] = 9999 }, "a joint is out of range")
+    assertReports(try errors { $0.skins![0].skeleton = $0.node("P2") }, "is not an ancestor of joint")
+    assertReports(try errors { $0.skins![0].joints.removeLast() }, "matrices for")
+    let body = document.node("P1/body")!
+    assertReports(try errors { $0.nodes![body].skin = nil }, "mesh has JOINTS_0 but the node has no skin")
+    assertReports(try errors { $0.nodes![body].skin = 7 }, "skin 7 out of range")
+    let mesh = document.nodes![body].mesh!
+    let weights = document.meshes![mesh].primitives[0].attributes["WEIGHTS_0"]!
+    assertReports(
+      try errors { self.writeFloat(0.5, at: self.dataStart(weights), in: &$0) }, "weights do not sum to 1")
+    let joints = document.meshes![mesh].primitives[0].attributes["JOINTS_0"]!
+    assertReports(
+      try errors { $0.binary[self.dataStart(joints)] = 200 }, "names joint 200")
+    let ibm = document.skins![0].inverseBindMatrices!
+    assertReports(
+      try errors { self.writeFloat(2, at: self.dataStart(ibm) + 4 * 15, in: &$0) }, "is not affine")
+  }
 }

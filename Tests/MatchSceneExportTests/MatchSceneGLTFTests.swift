@@ -18,7 +18,7 @@ final class MatchSceneGLTFTests: XCTestCase {
     XCTAssertEqual(doc.scenes?.count, 1)
     XCTAssertEqual(doc.scenes?[0].nodes, [root], "matchscene is the only root")
     let children = Set(nodes[root].children!.map { nodes[$0].name! })
-    XCTAssertEqual(children, ["venue", "ball", "P1", "P2", "cam_left", "cam_right"])
+    XCTAssertEqual(children, ["venue", "ball", "P1", "P2", "P1/body", "P2/body", "cam_left", "cam_right", "sun"])
     for player in ["P1", "P2"] {
       let p = try XCTUnwrap(doc.node(player))
       let names = nodes[p].children!.map { nodes[$0].name! }
@@ -30,7 +30,22 @@ final class MatchSceneGLTFTests: XCTestCase {
     XCTAssertNotNil(nodes[doc.node("ball")!].mesh)
     XCTAssertEqual(nodes[doc.node("cam_left")!].camera, 0)
     XCTAssertEqual(nodes[doc.node("cam_right")!].camera, 1)
-    XCTAssertNil(doc.extensionsUsed)
+    XCTAssertEqual(doc.extensionsUsed, ["KHR_lights_punctual"])
+    // Each player a skin over its keypoint and limb nodes (no mesh of their own), rooted at the player.
+    XCTAssertEqual(doc.skins?.map(\.name), ["P1", "P2"])
+    for (k, skin) in (doc.skins ?? []).enumerated() {
+      XCTAssertEqual(skin.skeleton, doc.node(skin.name!))
+      XCTAssertEqual(skin.joints, nodes[skin.skeleton!].children)
+      XCTAssertTrue(skin.joints.allSatisfy { nodes[$0].mesh == nil })
+      let body = try XCTUnwrap(doc.node("\(skin.name!)/body"))
+      XCTAssertEqual(nodes[body].skin, k)
+      XCTAssertNil(nodes[body].translation)
+    }
+    let unrigged = try SyntheticScene.document(options: SyntheticScene.assimpOptions)
+    XCTAssertNil(unrigged.skins)
+    XCTAssertNil(unrigged.extensionsUsed)
+    XCTAssertNotNil(unrigged.nodes![unrigged.node("left_wrist")!].mesh, "unrigged keypoints carry their sphere")
+    XCTAssertEqual(Set(unrigged.nodes!.compactMap(\.name)), Set(nodes.compactMap(\.name)).subtracting(["P1/body", "P2/body", "sun"]))
   }
 
   func testRootRotationTurnsWorldUpIntoGLTFUp() throws {

@@ -12,7 +12,8 @@ import XCTest
 /// then writes references to sources it never writes; with `sharedKeysPerNode` both formats re-import.
 final class ReducedConversionTests: XCTestCase {
   func reducedDocument(clips: [(name: String, frames: ClosedRange<Int>)]) throws -> GLTFDocument {
-    var options = SceneOptions(clips: clips)
+    var options = SyntheticScene.assimpOptions
+    options.clips = clips
     options.keyframeTolerance = 0.005
     options.sharedKeysPerNode = true
     return try SyntheticScene.document(options: options)

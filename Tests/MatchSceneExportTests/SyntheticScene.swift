@@ -69,6 +69,14 @@ enum SyntheticScene {
       focalPx: 900),
   ]
 
+  /// The options `SceneExport` gives scenes bound for assimp 5.2: players unrigged, no light.
+  static var assimpOptions: SceneOptions {
+    var options = SceneOptions()
+    options.rigPlayers = false
+    options.includeLight = false
+    return options
+  }
+
   static func sport() throws -> SportSpec { try SportSpec.builtIn("table-tennis") }
 
   static func document(

@@ -27,4 +27,46 @@ final class VisibilityTests: XCTestCase {
     XCTAssertFalse(visible(49))
     XCTAssertEqual(GLTFValidator.validate(glb: try GLTFWriter.glbData(doc)), [])
   }
+
+  /// A keypoint, a limb touching it and the ball are hidden (scale 0, STEP) exactly at the frames where
+  /// they have no data, shown elsewhere; the held position is never drawn.
+  func testJointsLimbsAndBallHiddenWhereTheyHaveNoData() throws {
+    let first = SyntheticScene.firstFrame
+    // P1's left wrist unseen at frames 10–14 and 30; the ball unseen for its first 5 frames and 20–24.
+    let rec = SyntheticScene.reconstruction(skip: { track, frame in
+      (track == "ball" && (frame < first + 5 || (20...24).contains(frame - first)))
+    })
+    var gappy = rec
+    gappy.points.removeAll {
+      $0.track == "P1" && $0.joint == "left_wrist" && ((10...14).contains($0.frame - first) || $0.frame - first == 30)
+    }
+    for rigged in [true, false] {
+      var options = SceneOptions()
+      options.rigPlayers = rigged
+      let doc = try SyntheticScene.document(gappy, options: options)
+      XCTAssertEqual(GLTFValidator.validate(glb: try GLTFWriter.glbData(doc)), [])
+      func scales(_ name: String, under parent: String? = nil) throws -> [Double] {
+        let node = try XCTUnwrap(
+          parent.map { p in doc.nodes![doc.node(p)!].children!.first { doc.nodes![$0].name == name } } ?? doc.node(name))
+        let match = doc.animations![0]
+        let channel = try XCTUnwrap(match.channels.first { $0.target.node == node && $0.target.path == "scale" })
+        let sampler = match.samplers[channel.sampler]
+        let values = doc.vec3s(sampler.output)
+        XCTAssertEqual(values.count, SyntheticScene.frameCount, name)
+        if name == "ball" || name == "left_wrist" { XCTAssertEqual(sampler.interpolation, "STEP", name) }
+        return values.map { $0.x * $0.y * $0.z }
+      }
+      let wrist = try scales("left_wrist", under: "P1")
+      let forearm = try scales("P1/left_elbow-left_wrist")
+      let ball = try scales("ball")
+      for k in 0..<SyntheticScene.frameCount {
+        let wristSeen = !((10...14).contains(k) || k == 30)
+        XCTAssertEqual(wrist[k] != 0, wristSeen, "wrist frame \(k)")
+        XCTAssertEqual(forearm[k] != 0, wristSeen, "forearm frame \(k)")
+        XCTAssertEqual(ball[k] != 0, !(k < 5 || (20...24).contains(k)), "ball frame \(k)")
+      }
+      let rightWrist = try scales("right_wrist", under: "P1")
+      XCTAssertTrue(rightWrist.allSatisfy { $0 == 1 }, "a joint seen throughout stays shown")
+    }
+  }
 }

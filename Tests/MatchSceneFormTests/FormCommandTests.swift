@@ -178,14 +178,9 @@ final class FormCommandTests: XCTestCase {
   /// Loads `glb` with three.js r111, plays its `match` animation at `times` and writes P1's right wrist (z-up
   /// clip coordinates), the ghost's and the names of translucent materials into `<pre id="result">`.
   func probePage(glb: Data, times: [Double]) -> String {
-    return Chromium.probePageHead + """
-      \(ViewerPage.bindTracksByNodeJS)
-      new THREE.GLTFLoader().load("data:model/gltf-binary;base64,\(glb.base64EncodedString())", (gltf) => {
-        matchsceneBindTracksByNode(gltf, () => {
-          const clip = gltf.animations.find((c) => c.name === "match");
-          const mixer = new THREE.AnimationMixer(gltf.scene);
-          const action = mixer.clipAction(clip);
-          action.play();
+    Chromium.animationProbePage(
+      glb: glb, clip: "match", bindJS: ViewerPage.bindTracksByNodeJS,
+      body: """
           const wrists = [];
           let ghostWrist = null;
           for (const t of \(times)) {
@@ -197,10 +192,6 @@ final class FormCommandTests: XCTestCase {
           const translucent = [];
           gltf.scene.traverse((o) => { if (o.material && o.material.transparent && !translucent.includes(o.material.name)) translucent.push(o.material.name); });
           document.getElementById("result").textContent = JSON.stringify({ wrists, ghostWrist, duration: clip.duration, translucent });
-        });
-      }, undefined, (error) => console.error("load failed:", error && error.message || error));
-      </script>
-      </body></html>
-      """
+      """)
   }
 }

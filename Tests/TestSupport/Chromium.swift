@@ -3,19 +3,25 @@ import XCTest
 
 /// Headless Chromium for tests that load pages (three.js r111 from Debian's `libjs-three`): WebGL
 /// through SwiftShader, file access between local files, no test-only page flags.
+/// The path of program `name` on PATH. - Throws: `XCTSkip` naming the `install` command when it is
+/// missing (and fails the test under CI, where every test tool must be installed).
+public func executableOnPath(_ name: String, install: String) throws -> String {
+  let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+  guard let path else {
+    let hint = "\(name) is not on PATH: \(install)"
+    if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(hint) }
+    throw XCTSkip(hint)
+  }
+  return path
+}
+
 public enum Chromium {
   public static let threeFolder = "/usr/share/javascript/three"
 
   /// The browser's path. - Throws: `XCTSkip` when it is not installed (a failure under CI).
   public static func executable() throws -> String {
-    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-      .map { "\($0)/chromium" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let path else {
-      let hint = "chromium is not on PATH: apt-get install -y chromium libjs-three"
-      if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(hint) }
-      throw XCTSkip(hint)
-    }
-    return path
+    try executableOnPath("chromium", install: "apt-get install -y chromium libjs-three")
   }
 
   /// Loads `page` and returns the serialised DOM; kills the browser after `timeout` seconds.
@@ -86,6 +92,27 @@ public enum Chromium {
         parent.traverse((o) => { if (!found && o !== parent && (o.name === name || new RegExp("^" + name + "_\\\\d+$").test(o.name))) found = o; });
         return found;
       };
+      """
+  }
+
+  /// A probe page: `probePageHead`, then loads `glb` with three.js r111's GLTFLoader, runs `bindJS` (which
+  /// defines `matchsceneBindTracksByNode`, `ViewerPage.bindTracksByNodeJS`), binds the tracks, starts
+  /// animation `clip` and runs `body`, JavaScript with `gltf`, `clip`, `mixer` and `action` in scope that
+  /// writes its result into `<pre id="result">`. Load failures go to `<pre id="errors">`.
+  public static func animationProbePage(glb: Data, clip: String, bindJS: String, body: String) -> String {
+    probePageHead + """
+      \(bindJS)
+      new THREE.GLTFLoader().load("data:model/gltf-binary;base64,\(glb.base64EncodedString())", (gltf) => {
+        matchsceneBindTracksByNode(gltf, () => {
+          const clip = gltf.animations.find((c) => c.name === "\(clip)");
+          const mixer = new THREE.AnimationMixer(gltf.scene);
+          const action = mixer.clipAction(clip);
+          action.play();
+      \(body)
+        });
+      }, undefined, (error) => console.error("load failed:", error && error.message || error));
+      </script>
+      </body></html>
       """
   }
 }
