@@ -10,7 +10,7 @@ mode=${1:-demo}
 runtime_packages=(pkg-config libeigen3-dev libassimp-dev)
 # The real-browser test: headless Chromium (WebGL through SwiftShader) and Debian's three.js r111.
 # The session-store tests check the file with the sqlite3 shell (PRAGMA integrity_check).
-test_packages=(chromium libjs-three sqlite3)
+test_packages=(chromium libjs-three sqlite3 ffmpeg python3)
 
 install_missing() {
   local missing=()

@@ -18,6 +18,9 @@ public struct OutputOptions: Sendable {
   public var trc = true
   /// Replace a non-empty folder that MatchScene did not write.
   public var force = false
+  /// `.wide` also writes `tracks_wide.csv` (one row per frame; `TracksWideCSV`); `tracks.csv` is always
+  /// written in the long layout, which MatchScene's own readers take.
+  public var tracksLayout: TracksLayout = .long
 
   public init() {}
 }
@@ -38,6 +41,11 @@ extension MatchResult {
       let rows = motion.rows
       try TracksCSV.write(rows, to: staging.appendingPathComponent("tracks.csv"))
       written.append(("tracks.csv", nil))
+      if options.tracksLayout == .wide {
+        try TracksWideCSV.write(
+          rows, skeleton: motion.skeleton, fps: motion.fps, to: staging.appendingPathComponent(TracksWideCSV.fileName))
+        written.append((TracksWideCSV.fileName, nil))
+      }
       if options.trc {
         let trc = try TRCWriter.writeAll(
           Reconstruction(fps: motion.fps, skeleton: motion.skeleton, points: rows), to: staging.appendingPathComponent("trc"))

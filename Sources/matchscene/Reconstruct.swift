@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MatchSceneAnalysis
 import MatchSceneCore
+import MatchSceneIO
 import MatchScenePipeline
 
 /// `matchscene reconstruct <match> -o <out>`: 2D detections → tracks.csv + scene.glb.
@@ -61,6 +62,10 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "With --refine-calibration, refine focal lengths too.")
   var refineFocal = false
 
+  @Option(
+    help: "Layout of the tracks table: long (tracks.csv only) or wide (also tracks_wide.csv: one row per frame, x, y, z, error, views per track and joint).")
+  var tracksLayout: TracksLayout = .long
+
   func validate() throws {
     guard cutoff.isFinite, cutoff > 0 else { throw ValidationError("--cutoff must be a positive number of Hz") }
     guard maxGap.isFinite, maxGap >= 0, maxGap <= 60 else { throw ValidationError("--max-gap must be between 0 and 60 seconds") }
@@ -84,6 +89,7 @@ struct Reconstruct: ParsableCommand {
     output.keyframeTolerance = keyframeTolerance.metres
     output.floatRotations = floatRotations
     output.force = force
+    output.tracksLayout = tracksLayout
 
     let started = Date()
     let progress = ProgressReporter("reconstruct", total: 1)
