@@ -1,8 +1,10 @@
 import Foundation
 import XCTest
 
-/// Headless Chromium for tests that load pages (three.js r111 from Debian's `libjs-three`): WebGL
-/// through SwiftShader, file access between local files, no test-only page flags.
+/// Headless Chromium for tests that load pages (three.js r111 from Debian's `libjs-three`) the way a
+/// user opens them from a file manager: `file://`, no flag that relaxes what a page may load (no
+/// `--allow-file-access-from-files`). The other flags only make Chromium run here: headless as root
+/// (`--no-sandbox`), WebGL without a GPU (SwiftShader), a throwaway profile, virtual time.
 public enum Chromium {
   public static let threeFolder = "/usr/share/javascript/three"
 
@@ -37,7 +39,7 @@ public enum Chromium {
     process.arguments =
       [
         "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-        "--allow-file-access-from-files", "--user-data-dir=\(profile.path)", "--virtual-time-budget=15000",
+        "--user-data-dir=\(profile.path)", "--virtual-time-budget=15000",
         "--no-first-run", "--disable-gpu-sandbox", "--disable-dev-shm-usage",
       ] + output + [page.absoluteString]
     let pipe = Pipe()
