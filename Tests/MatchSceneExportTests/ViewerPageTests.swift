@@ -96,3 +96,29 @@ final class ViewerPageTests: XCTestCase {
     XCTAssertTrue(ViewerPage.render(sceneFileName: "scene.glb").contains("const MATCHSCENE_EVENTS = null;"))
   }
 }
+
+final class RGBImageTests: XCTestCase {
+  func testShapesPaintThePixelsTheyCover() {
+    var image = RGBImage(width: 40, height: 30, bytes: [UInt8](repeating: 0, count: 40 * 30 * 3))
+    let red = SIMD3<UInt8>(255, 0, 0)
+    image.fillDisc(center: SIMD2(10, 10), radius: 3, color: red)
+    XCTAssertEqual(image[9, 9], red)
+    XCTAssertEqual(image[9, 12], red, "(9.5, 12.5) is 2.5 px from the centre")
+    XCTAssertEqual(image[9, 13], SIMD3(0, 0, 0), "(9.5, 13.5) is 3.5 px away")
+    image.drawLine(from: SIMD2(0, 25), to: SIMD2(40, 25), width: 2, color: red)
+    XCTAssertEqual((0..<40).filter { image[$0, 24] == red }.count, 40)
+    XCTAssertEqual(image[20, 26], SIMD3(0, 0, 0))
+    image.drawRing(center: SIMD2(30, 10), radius: 5, thickness: 1, color: red)
+    XCTAssertEqual(image[29, 9], SIMD3(0, 0, 0), "a ring leaves its centre")
+    XCTAssertEqual(image[34, 9], red)
+    // Far-off and non-finite points draw nothing and do not trap.
+    let before = image
+    image.drawLine(from: SIMD2(-1e300, 5), to: SIMD2(-1e299, 5), width: 2, color: red)
+    image.fillDisc(center: SIMD2(.nan, 5), radius: 3, color: red)
+    XCTAssertEqual(image, before)
+  }
+
+  func testPaletteColoursDecode() {
+    XCTAssertEqual(OverlayVideo.rgb("#ff5050"), SIMD3(255, 0x50, 0x50))
+  }
+}

@@ -10,14 +10,7 @@ public enum Chromium {
 
   /// The browser's path. - Throws: `XCTSkip` when it is not installed (a failure under CI).
   public static func executable() throws -> String {
-    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-      .map { "\($0)/chromium" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let path else {
-      let hint = "chromium is not on PATH: apt-get install -y chromium libjs-three"
-      if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(hint) }
-      throw XCTSkip(hint)
-    }
-    return path
+    try programOnPath("chromium", hint: "apt-get install -y chromium libjs-three")
   }
 
   /// Loads `page` and returns the serialised DOM; kills the browser after `timeout` seconds.

@@ -6,44 +6,20 @@ import XCTest
 public enum FFmpeg {
   /// The path of `name` (`ffmpeg`, `ffprobe`) on PATH. - Throws: `XCTSkip` when missing (a failure under CI).
   public static func executable(_ name: String = "ffmpeg") throws -> String {
-    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-      .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let path else {
-      let hint = "\(name) is not on PATH: apt-get install -y ffmpeg"
-      if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(hint) }
-      throw XCTSkip(hint)
-    }
-    return path
+    try programOnPath(name, hint: "apt-get install -y ffmpeg")
   }
 
-  /// Runs `program` with `arguments`; returns its standard output. - Throws: when it exits non-zero,
-  /// with its standard error.
+  /// Runs `program` (`ffmpeg`, `ffprobe`) with `arguments`; returns its standard output.
+  /// - Throws: when it exits non-zero, with its standard error.
   @discardableResult
   public static func run(_ program: String, _ arguments: [String]) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try executable(program))
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    final class Sink: @unchecked Sendable { var data = Data() }
-    let errors = Sink()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-      errors.data = err.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    let result = try runProgram(URL(fileURLWithPath: try executable(program)), arguments)
+    guard result.status == 0 else {
       throw NSError(
-        domain: "FFmpeg", code: Int(process.terminationStatus),
-        userInfo: [NSLocalizedDescriptionKey: "\(program) \(arguments.joined(separator: " ")): \(String(decoding: errors.data, as: UTF8.self))"])
+        domain: "FFmpeg", code: Int(result.status),
+        userInfo: [NSLocalizedDescriptionKey: "\(program) \(arguments.joined(separator: " ")): \(result.stderr)"])
     }
-    return data
+    return result.data
   }
 
   /// An image (PNG, …) as 8-bit RGB rows, top row first.
