@@ -307,7 +307,11 @@ extension ViewerPage {
         const dt = clock.getDelta();
         if (mixer && action && playing) { mixer.update(dt); $("time").value = String(action.time); }
         if (action) { const now = matchTime(); $("clock").textContent = now.toFixed(2) + " s"; overlay(now); }
-        if (active === orbit) controls.update();
+        if (active === orbit) {
+          // Panning must not take the orbit's centre under the floor either.
+          if (controls.target.y < 0) controls.target.y = 0;
+          controls.update();
+        }
         if (window.matchscene.gltf) {
           updateVisibility(window.matchscene.gltf.scene);
           scene.updateMatrixWorld();
