@@ -86,6 +86,25 @@ final class OverlayVideoTests: XCTestCase {
     XCTAssertGreaterThan(moved.count, 0, "some joint moves more than 10 px in `offset` frames")
     XCTAssertGreaterThan(movedHits, wrongHits, "drawn at match frame k − offset, not at k")
 
+    // --frames: only the video frames of those match frames (video frames 40…49 with the offset).
+    let part = try runMatchScene([
+      "overlay", match.path, "--tracks", out.path, "--video", video.path, "--frames", "10-19", "-o",
+      folder.appendingPathComponent("part").path,
+    ])
+    XCTAssertEqual(part.status, 0, part.stderr)
+    let partProbe = String(decoding: try FFmpeg.run("ffprobe", [
+      "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=r_frame_rate,nb_read_frames",
+      "-of", "csv=p=0", folder.appendingPathComponent("part/cam1.mp4").path,
+    ]), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    XCTAssertEqual(partProbe, "60/1,10")
+    let partFrame = try FFmpeg.rgb(of: folder.appendingPathComponent("part/cam1.mp4"), frame: 5)
+    let expected15 = pixels(15)
+    XCTAssertGreaterThanOrEqual(
+      Double(expected15.values.filter { p in
+        let q = partFrame[Int(p.x), Int(p.y)]
+        return abs(q.x - colour.x) + abs(q.y - colour.y) + abs(q.z - colour.z) < 90
+      }.count), 0.8 * Double(expected15.count), "the 6th frame written is match frame 15")
+
     // Bad input: a missing video, a file that is no video, a camera that does not exist.
     let notVideo = out.appendingPathComponent("tracks.csv")
     for (arguments, message) in [
