@@ -176,7 +176,7 @@ extension MotionModel {
   }
 
   /// Every present sample as a `tracks.csv` row: by frame, people in id order with their joints in
-  /// skeleton order, then the ball.
+  /// skeleton order, then the ball. A `.filled` sample's row has reprojection error -1 and 0 views.
   public var rows: [TrackPoint] {
     guard let frames else { return [] }
     var out: [TrackPoint] = []
@@ -197,7 +197,9 @@ extension MotionModel {
             TrackPoint(
               frame: frame, time: time, track: track.id, kind: track.kind,
               joint: track.kind == .ball ? "ball" : skeleton.keypoints[j], position: s.position,
-              reprojectionPx: s.reprojectionPx, views: Int(s.views)))
+              // A filled sample (a gap interpolated, an outlier replaced) was not measured: -1 and no
+              // views, which tracks.csv writes as empty cells.
+              reprojectionPx: s.state == .filled ? -1 : s.reprojectionPx, views: s.state == .filled ? 0 : Int(s.views)))
         }
       }
     }

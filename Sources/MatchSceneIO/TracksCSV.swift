@@ -5,6 +5,11 @@ import MatchSceneCore
 /// then one row per estimated point. `time` in seconds and `x,y,z` in metres (world frame of the
 /// calibration) with 6 decimals (1 µs, 1 µm), `reproj_px` (mean reprojection error, pixels) with 3
 /// decimals, `views` (cameras used) an integer; `kind` is `player` or `ball`.
+///
+/// A row the analysis filled rather than measured (a gap filled by interpolation, a ball position on a
+/// fitted flight at a frame no camera saw; `reprojectionPx < 0` in `TrackPoint`) has `reproj_px` and
+/// `views` empty, so a naive mean of the column counts measurements only. Files from before this
+/// change, with `-1` and `0` there, still read, as filled rows.
 public enum TracksCSV {
   public static let header = "frame,time,track,kind,joint,x,y,z,reproj_px,views"
 
@@ -33,9 +38,13 @@ public enum TracksCSV {
       out.append(byte: comma)
       out.appendFixed(p.position.z, decimals: 6)
       out.append(byte: comma)
-      out.appendFixed(p.reprojectionPx, decimals: 3)
-      out.append(byte: comma)
-      out.append(p.views)
+      if p.reprojectionPx < 0 {
+        out.append(byte: comma)  // filled: reproj_px and views empty
+      } else {
+        out.appendFixed(p.reprojectionPx, decimals: 3)
+        out.append(byte: comma)
+        out.append(p.views)
+      }
       out.append(byte: UInt8(ascii: "\n"))
     }
     return out
@@ -116,7 +125,8 @@ extension TracksCSV {
     InputError(file: file, location: .line(line), "\(column) '\(csv.string(range))' is not \(expected)")
   }
 
-  /// x, y, z, reproj_px and views of a data line, checked; measured unless reproj_px is negative (filled).
+  /// x, y, z, reproj_px and views of a data line, checked; measured unless reproj_px is empty or negative
+  /// (filled: reprojection error -1; empty views read as 0).
   static func sample(_ line: Int, _ f: [Range<Int>], csv: CSVScanner, file: String) throws -> MotionSample {
     func fail(_ column: String, _ range: Range<Int>, _ expected: String) -> InputError {
       failure(line, column, range, expected, csv: csv, file: file)
@@ -124,8 +134,12 @@ extension TracksCSV {
     guard let x = csv.double(f[5]), x.isFinite else { throw fail("x", f[5], "a finite number") }
     guard let y = csv.double(f[6]), y.isFinite else { throw fail("y", f[6], "a finite number") }
     guard let z = csv.double(f[7]), z.isFinite else { throw fail("z", f[7], "a finite number") }
-    guard let reprojection = csv.double(f[8]), !reprojection.isNaN else { throw fail("reproj_px", f[8], "a number") }
-    guard let views = csv.int(f[9]), views >= 0 else { throw fail("views", f[9], "a non-negative integer") }
+    guard let reprojection = f[8].isEmpty ? -1 : csv.double(f[8]), !reprojection.isNaN else {
+      throw fail("reproj_px", f[8], "a number or empty (filled)")
+    }
+    guard let views = f[9].isEmpty ? 0 : csv.int(f[9]), views >= 0 else {
+      throw fail("views", f[9], "a non-negative integer or empty (filled)")
+    }
     return MotionSample(
       position: SIMD3(x, y, z), reprojectionPx: reprojection, views: views, state: reprojection < 0 ? .filled : .measured)
   }

@@ -23,6 +23,9 @@ public struct OutputOptions: Sendable {
   public var markerNames: MarkerNames = .keypoints
   /// Replace a non-empty folder that MatchScene did not write.
   public var force = false
+  /// `.wide` also writes `tracks_wide.csv` (one row per frame; `TracksWideCSV`); `tracks.csv` is always
+  /// written in the long layout, which MatchScene's own readers take.
+  public var tracksLayout: TracksLayout = .long
 
   public init() {}
 }
@@ -39,8 +42,14 @@ extension MatchResult {
   public func write(to folder: URL, options: OutputOptions = .init()) throws -> [(url: URL, seconds: Double?)] {
     var written: [(name: String, seconds: Double?)] = []
     try OutputFolder.replace(folder, force: options.force, marker: "matchscene reconstruct\n") { staging in
-      try TracksCSV.write(motion.rows, to: staging.appendingPathComponent("tracks.csv"))
+      let rows = motion.rows
+      try TracksCSV.write(rows, to: staging.appendingPathComponent("tracks.csv"))
       written.append(("tracks.csv", nil))
+      if options.tracksLayout == .wide {
+        try TracksWideCSV.write(
+          rows, skeleton: motion.skeleton, fps: motion.fps, to: staging.appendingPathComponent(TracksWideCSV.fileName))
+        written.append((TracksWideCSV.fileName, nil))
+      }
       if options.trc {
         let trc = try TRCWriter.writeAll(motion, naming: options.markerNames, to: staging.appendingPathComponent("trc"))
         written += trc.map { ("trc/\($0.lastPathComponent)", nil) }

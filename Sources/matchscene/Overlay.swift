@@ -16,6 +16,11 @@ struct Overlay: ParsableCommand {
       and a legend with each track's mean distance in pixels between its reprojection and its detection. \
       <output>/disagreement.csv lists those distances for every image (frame,camera,track,mean_px), so \
       the worst frames can be found by sorting it.
+
+      With --video cam01.mp4 it draws the same on the camera's own video instead and writes \
+      <output>/<camera>.mp4 (H.264, the video's frame rate; needs ffmpeg: apt-get install -y ffmpeg). \
+      Video frame k is camera frame k, so match frame k − offset (match.toml [frame_offsets]); the \
+      camera is --camera, or the one the file is named after.
       """)
 
   @OptionGroup var input: MatchInputOptions
@@ -34,6 +39,9 @@ struct Overlay: ParsableCommand {
 
   @Flag(help: "Transparent images, to lay over the camera's video frames (default: a dark background).")
   var transparent = false
+
+  @Option(help: "The camera's video (e.g. cam01.mp4): draw on its frames and write <output>/<camera>.mp4 instead of SVG images.")
+  var video: String?
 
   func run() throws {
     let loaded = try input.load()
@@ -56,6 +64,10 @@ struct Overlay: ParsableCommand {
     guard let range else { throw CommandFailure("\(tracksURL.path): no reconstructed points") }
 
     let out = output.map { URL(fileURLWithPath: $0) } ?? tracksURL.deletingLastPathComponent().appendingPathComponent("overlay")
+    if let video {
+      try overlayVideo(URL(fileURLWithPath: video), known: known, match: match, byFrame: byFrame, out: out)
+      return
+    }
     let progress = ProgressReporter("overlay", total: range.count * chosen.count)
     var summary = "frame,camera,track,mean_px\n"
     var done = 0
@@ -81,5 +93,31 @@ struct Overlay: ParsableCommand {
     let summaryURL = out.appendingPathComponent("disagreement.csv")
     try AtomicFile.write(summary, to: summaryURL)
     print("wrote \(range.count * chosen.count) SVG image(s) in \(out.path)/<camera>/ and \(summaryURL.path)")
+  }
+
+  /// `--video`: the overlay drawn on the camera's video, `<out>/<camera>.mp4`.
+  private func overlayVideo(
+    _ video: URL, known: [Camera], match: Match, byFrame: [Int: [TrackPoint]], out: URL
+  ) throws {
+    guard FileManager.default.fileExists(atPath: video.path) else { throw CommandFailure("--video \(video.path): no such file") }
+    let stem = video.deletingPathExtension().lastPathComponent
+    guard cameras.count <= 1 else { throw CommandFailure("--video draws one camera; pass one --camera") }
+    let name = cameras.first ?? stem
+    guard let camera = known.first(where: { $0.name == name }) else {
+      throw CommandFailure(
+        "--video \(video.lastPathComponent): no camera \(name) with detections; pass --camera (known: \(known.map(\.name).joined(separator: ", ")))")
+    }
+    let target = out.appendingPathComponent("\(camera.name).mp4")
+    let progress = ProgressReporter("overlay", total: frames?.range.count ?? 0)
+    let started = Date()
+    let summary = try OverlayVideo.render(
+      video: video, to: target, camera: camera, offset: match.frameOffsets[camera.name] ?? 0, frames: frames?.range,
+      match: match, reconstructed: byFrame, skeleton: match.skeleton
+    ) { progress.update($0) }
+    progress.finish()
+    print(
+      "wrote \(target.path): \(summary.framesWritten) frames at \(summary.info.frameRate) fps, "
+        + "\(summary.framesWithReconstruction) with reconstructed points, "
+        + String(format: "%.1f s", Date().timeIntervalSince(started)))
   }
 }

@@ -71,6 +71,10 @@ struct Reconstruct: ParsableCommand {
   @Option(help: "A zones.toml whose zone entries and exits go into events.json (default: the match folder's zones.toml, if any).")
   var zones: String?
 
+  @Option(
+    help: "Layout of the tracks table: long (tracks.csv only) or wide (also tracks_wide.csv: one row per frame, x, y, z, error, views per track and joint).")
+  var tracksLayout: TracksLayout = .long
+
   func validate() throws {
     guard cutoff.isFinite, cutoff > 0 else { throw ValidationError("--cutoff must be a positive number of Hz") }
     guard maxGap.isFinite, maxGap >= 0, maxGap <= 60 else { throw ValidationError("--max-gap must be between 0 and 60 seconds") }
@@ -97,6 +101,7 @@ struct Reconstruct: ParsableCommand {
     output.force = force
     output.markerNames = markerNames
     output.c3d = !noC3d
+    output.tracksLayout = tracksLayout
 
     let started = Date()
     let progress = ProgressReporter("reconstruct", total: 1)

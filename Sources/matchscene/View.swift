@@ -1,19 +1,30 @@
 import ArgumentParser
 import Foundation
+import MatchSceneCore
 import MatchSceneExport
+import MatchSceneIO
 import MatchSceneReview
 
 /// `matchscene view <scene.glb>`: a self-contained HTML viewer next to the scene.
 struct View: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Write an HTML viewer next to a scene: orbit, play/pause, timeline, rally clips, camera views, events and score.",
-    discussion: "Open the page in a browser. Three.js comes from a CDN unless --three points to a local copy (offline).")
+    discussion: """
+      Open the page in a browser, e.g. by double-clicking it: the scene is embedded, so it works from \
+      file:// with no browser flags. Three.js comes from a CDN (online) unless --three names a local \
+      three.js folder with the classic scripts (Debian's libjs-three: /usr/share/javascript/three, or a \
+      release up to r147), whose three files are copied next to the page (<folder>/three/), so the folder \
+      works offline anywhere. events.json beside the scene, when present, gives the events shown.
+      """)
 
   @Argument(help: "The scene (.glb) written by `matchscene reconstruct`.")
   var scene: String
 
-  @Option(help: "Three.js location: a CDN base URL or a local folder with build/three.module.js and examples/jsm/.")
+  @Option(help: "Three.js location: a CDN base URL (ES modules), or a local three.js folder with three.min.js and examples/js/ (copied next to the page).")
   var three: String?
+
+  @Flag(help: "With a local --three folder: load three.js from where it is instead of copying it next to the page.")
+  var noCopyThree = false
 
   @Flag(help: "Reference the .glb instead of embedding it (smaller page; needs a web server, browsers block file:// loads).")
   var noEmbed = false
@@ -21,8 +32,22 @@ struct View: ParsableCommand {
   func run() throws {
     let url = URL(fileURLWithPath: scene)
     guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("\(scene): no such file") }
-    let source: ThreeJSSource = three.map { $0.contains("://") ? .cdn($0) : .folder($0) } ?? .defaultCDN
-    let page = try ViewerPage.write(for: url, embed: !noEmbed, threeJS: source)
-    print("wrote \(page.path)")
+    let source: ThreeJSSource
+    if let three, three.contains("://") {
+      source = .cdn(three)
+    } else if let three {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: three, isDirectory: &isFolder), isFolder.boolValue else {
+        throw CommandFailure("--three \(three): no such folder (expected a three.js folder or a CDN URL)")
+      }
+      source = noCopyThree ? .local(three) : try ThreeJSBundle.copy(from: URL(fileURLWithPath: three), to: url.deletingLastPathComponent())
+    } else {
+      source = .defaultCDN
+    }
+    let eventsURL = url.deletingLastPathComponent().appendingPathComponent("events.json")
+    let events = FileManager.default.fileExists(atPath: eventsURL.path) ? try EventsJSON.read(from: eventsURL) : nil
+    let page = try ViewerPage.write(for: url, embed: !noEmbed, threeJS: source, events: events)
+    print("wrote \(page.path)\(events.map { " (\($0.count) events from events.json)" } ?? "")")
+    if case .bundled(let folder) = source { print("copied three.js to \(url.deletingLastPathComponent().appendingPathComponent(folder).path)") }
   }
 }

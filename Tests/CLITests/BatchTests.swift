@@ -125,7 +125,7 @@ final class BatchTests: XCTestCase {
     XCTAssertEqual(try runMatchScene(["batch", "merge", singleManifest.path, "--store", singleStore.path]).status, 0)
     // Sessions by name with their content hashes: the cluster's and the single process's agree.
     func sessions(_ url: URL) throws -> String {
-      let result = try runCommand(
+      let result = try runProgram(
         URL(fileURLWithPath: "/usr/bin/sqlite3"), [url.path, "SELECT name, sport, fps, inputHash, frameCount FROM session ORDER BY name"])
       XCTAssertEqual(result.status, 0, result.stderr)
       return result.stdout

@@ -46,6 +46,46 @@ final class TracksCSVTests: XCTestCase {
     }
   }
 
+  /// A filled row (reprojection error < 0) has reproj_px and views empty, reads back as filled (-1, 0);
+  /// files with the former `-1,0` still read the same.
+  func testFilledRowsHaveEmptyErrorAndViews() throws {
+    let filled = TrackPoint(
+      frame: 4, time: 0.066667, track: "P1", kind: .player, joint: "nose", position: SIMD3(1, 2, 3), reprojectionPx: -1, views: 0)
+    let text = TracksCSV.render([points[0], filled])
+    XCTAssertTrue(text.hasSuffix("\n4,0.066667,P1,player,nose,1.000000,2.000000,3.000000,,\n"), text)
+    let back = try TracksCSV.parse(text, file: "t.csv")
+    XCTAssertEqual(back.last, filled)
+    XCTAssertEqual(back.count, 2)
+    let old = try TracksCSV.parse(TracksCSV.header + "\n4,0.066667,P1,player,nose,1,2,3,-1,0\n", file: "old.csv")
+    XCTAssertEqual(old, [filled])
+    let skeleton = Skeleton(name: "one", keypoints: ["nose"], bones: [])
+    let url = try makeTemporaryFolder().appendingPathComponent("tracks.csv")
+    try TracksCSV.write([filled], to: url)
+    let motion = try TracksCSV.readMotion(from: url, fps: 60, skeleton: skeleton)
+    XCTAssertEqual(motion.tracks.first?[joint: 0, frame: 4].state, .filled)
+  }
+
+  /// The wide layout: one row per frame (gaps included), five cells per track and joint, filled cells
+  /// without error and views, missing ones empty.
+  func testWideLayoutHasOneRowPerFrame() {
+    let skeleton = Skeleton(name: "two", keypoints: ["nose", "left_ankle"], bones: [])
+    let rows = [
+      TrackPoint(frame: 1, time: 0, track: "P1", kind: .player, joint: "left_ankle", position: SIMD3(1, 2, 3), reprojectionPx: 0.5, views: 3),
+      TrackPoint(frame: 1, time: 0, track: "ball", kind: .ball, joint: "ball", position: SIMD3(0, 0, 1), reprojectionPx: 1, views: 2),
+      TrackPoint(frame: 1, time: 0, track: "P1", kind: .player, joint: "nose", position: SIMD3(4, 5, 6), reprojectionPx: -1, views: 0),
+      TrackPoint(frame: 3, time: 0, track: "P1", kind: .player, joint: "nose", position: SIMD3(7, 8, 9), reprojectionPx: 2, views: 4),
+    ]
+    XCTAssertEqual(TracksWideCSV.render(rows, skeleton: skeleton, fps: 50), """
+      frame,time,P1_nose_x,P1_nose_y,P1_nose_z,P1_nose_error,P1_nose_views,\
+      P1_left_ankle_x,P1_left_ankle_y,P1_left_ankle_z,P1_left_ankle_error,P1_left_ankle_views,\
+      ball_x,ball_y,ball_z,ball_error,ball_views
+      1,0.020000,4.000000,5.000000,6.000000,,,1.000000,2.000000,3.000000,0.500,3,0.000000,0.000000,1.000000,1.000,2
+      2,0.040000,,,,,,,,,,,,,,,
+      3,0.060000,7.000000,8.000000,9.000000,2.000,4,,,,,,,,,,
+
+      """)
+  }
+
   func testMalformedRowsNameFileAndLine() {
     let h = TracksCSV.header + "\n"
     assertInputError(try TracksCSV.parse(h + "1,2,3\n", file: "t.csv"), contains: ["t.csv:2: has 3 fields; expected 10"])

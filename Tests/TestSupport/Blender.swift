@@ -10,7 +10,7 @@ public enum Blender {
 
   /// Blender's path. - Throws: `XCTSkip` when it is not installed (a failure under CI).
   public static func executable() throws -> String {
-    try executableOnPath("blender", install: "apt-get install -y blender python3-numpy")
+    try programOnPath("blender", hint: "apt-get install -y blender python3-numpy")
   }
 
   /// Runs `blender -b --factory-startup --python script -- arguments` and returns the JSON object the

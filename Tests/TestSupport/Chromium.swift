@@ -1,27 +1,16 @@
 import Foundation
 import XCTest
 
-/// Headless Chromium for tests that load pages (three.js r111 from Debian's `libjs-three`): WebGL
-/// through SwiftShader, file access between local files, no test-only page flags.
-/// The path of program `name` on PATH. - Throws: `XCTSkip` naming the `install` command when it is
-/// missing (and fails the test under CI, where every test tool must be installed).
-public func executableOnPath(_ name: String, install: String) throws -> String {
-  let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-  guard let path else {
-    let hint = "\(name) is not on PATH: \(install)"
-    if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(hint) }
-    throw XCTSkip(hint)
-  }
-  return path
-}
-
+/// Headless Chromium for tests that load pages (three.js r111 from Debian's `libjs-three`) the way a
+/// user opens them from a file manager: `file://`, no flag that relaxes what a page may load (no
+/// `--allow-file-access-from-files`). The other flags only make Chromium run here: headless as root
+/// (`--no-sandbox`), WebGL without a GPU (SwiftShader), a throwaway profile, virtual time.
 public enum Chromium {
   public static let threeFolder = "/usr/share/javascript/three"
 
   /// The browser's path. - Throws: `XCTSkip` when it is not installed (a failure under CI).
   public static func executable() throws -> String {
-    try executableOnPath("chromium", install: "apt-get install -y chromium libjs-three")
+    try programOnPath("chromium", hint: "apt-get install -y chromium libjs-three")
   }
 
   /// Loads `page` and returns the serialised DOM; kills the browser after `timeout` seconds.
@@ -43,7 +32,7 @@ public enum Chromium {
     process.arguments =
       [
         "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-        "--allow-file-access-from-files", "--user-data-dir=\(profile.path)", "--virtual-time-budget=15000",
+        "--user-data-dir=\(profile.path)", "--virtual-time-budget=15000",
         "--no-first-run", "--disable-gpu-sandbox", "--disable-dev-shm-usage",
       ] + output + [page.absoluteString]
     let pipe = Pipe()

@@ -1,10 +1,13 @@
 import Foundation
+import XCTest
 
 /// The result of running a command-line program.
 public struct CommandResult {
   public var status: Int32
   public var stdout: String
   public var stderr: String
+  /// Standard output as bytes (for binary output).
+  public var data = Data()
 }
 
 /// Folder of the built products (`.build/debug`), where the test bundle and `matchscene` live.
@@ -22,13 +25,13 @@ public var productsDirectory: URL {
 /// Runs the built `matchscene` with `arguments`, waiting for it to exit.
 /// Standard input is closed; output is captured (so progress output stays off, as when piped).
 public func runMatchScene(_ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
-  try runCommand(productsDirectory.appendingPathComponent("matchscene"), arguments, in: directory)
+  try runProgram(productsDirectory.appendingPathComponent("matchscene"), arguments, in: directory)
 }
 
-/// Runs `executable` with `arguments`, waiting for it to exit; standard input closed, output captured.
-public func runCommand(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
+/// Runs `program` with `arguments`, waiting for it to exit; standard input closed, output captured.
+public func runProgram(_ program: URL, _ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
   let process = Process()
-  process.executableURL = executable
+  process.executableURL = program
   process.arguments = arguments
   if let directory { process.currentDirectoryURL = directory }
   let out = Pipe(), err = Pipe()
@@ -50,5 +53,18 @@ public func runCommand(_ executable: URL, _ arguments: [String], in directory: U
   process.waitUntilExit()
   return CommandResult(
     status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errSink.data, as: UTF8.self))
+    stderr: String(decoding: errSink.data, as: UTF8.self), data: outData)
+}
+
+/// The path of the program `name` on PATH. - Throws: `XCTSkip` saying `hint` when it is missing; under
+/// CI (`CI` set) the test fails instead.
+public func programOnPath(_ name: String, hint: String) throws -> String {
+  let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+  guard let path else {
+    let message = "\(name) is not on PATH: \(hint)"
+    if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(message) }
+    throw XCTSkip(message)
+  }
+  return path
 }

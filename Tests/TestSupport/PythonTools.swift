@@ -20,7 +20,7 @@ public enum PythonTools {
   /// Runs `script` with the tools' Python and `arguments`; returns standard output.
   /// - Throws: when Python exits non-zero (its standard error in the message).
   public static func run(_ script: String, arguments: [String] = []) throws -> String {
-    let result = try runCommand(URL(fileURLWithPath: try python()), ["-c", script] + arguments)
+    let result = try runProgram(URL(fileURLWithPath: try python()), ["-c", script] + arguments)
     guard result.status == 0 else {
       throw NSError(domain: "PythonTools", code: Int(result.status), userInfo: [
         NSLocalizedDescriptionKey: "python exited \(result.status): \(result.stderr)",

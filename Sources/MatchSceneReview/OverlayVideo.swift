@@ -1,0 +1,175 @@
+import Foundation
+import MatchSceneCore
+
+/// Draws a camera's 2D detections and the reconstruction reprojected into it on the camera's own video
+/// and writes an MP4: frames decoded by `ffmpeg` into a pipe as raw RGB, drawn in Swift, piped into a
+/// second `ffmpeg` that encodes H.264 (Debian's `ffmpeg`, libx264, yuv420p, the input's frame rate).
+///
+/// Frames: video frame k is camera frame k, so match frame `k − offset` with `cameraFrame = matchFrame
+/// + offset` (match.toml `[frame_offsets]`); every video frame is written, or only those of `frames`
+/// (match frames) when given. What is drawn is what `OverlaySVG` draws: detections in white (bones and
+/// keypoints), each reconstructed person in its palette colour (solid bones, filled joints; the colour
+/// of a track is fixed for the whole video), the ball as a ring. Pixel coordinates of the calibration are scaled to the video's size when they differ (a video
+/// scaled down from the calibrated resolution).
+public enum OverlayVideo {
+  /// What ffprobe says of a video's first video stream.
+  public struct Info: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    /// The frame rate as ffprobe gives it (`r_frame_rate`, e.g. `60/1`, `30000/1001`).
+    public var frameRate: String
+    /// Frames per second.
+    public var fps: Double
+  }
+
+  /// What `render` did.
+  public struct Summary: Sendable, Equatable {
+    public var framesWritten: Int
+    /// Video frames that had reconstructed points (in the match's frames).
+    public var framesWithReconstruction: Int
+    public var info: Info
+  }
+
+  /// Probes `video` with `ffprobe`.
+  /// - Throws: `InputError` naming the file when ffprobe fails or finds no video stream.
+  public static func probe(_ video: URL, ffprobe: String = "ffprobe") throws -> Info {
+    let result: String
+    do {
+      result = try FFmpegProcess.output(
+        ffprobe,
+        ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,r_frame_rate", "-of", "csv=p=0", video.path])
+    } catch let error as InputError {
+      throw InputError(file: video.path, "not a video ffprobe can read: \(error.message)")
+    }
+    let fields = result.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    guard fields.count == 3, let width = Int(fields[0]), let height = Int(fields[1]), width > 0, height > 0 else {
+      throw InputError(file: video.path, "no video stream (ffprobe said '\(result.trimmingCharacters(in: .whitespacesAndNewlines))')")
+    }
+    let parts = fields[2].split(separator: "/").compactMap { Double($0) }
+    let fps = parts.count == 2 && parts[1] > 0 ? parts[0] / parts[1] : parts.first ?? 0
+    guard fps > 0, fps.isFinite else { throw InputError(file: video.path, "frame rate '\(fields[2])' is not a positive number") }
+    return Info(width: width, height: height, frameRate: fields[2], fps: fps)
+  }
+
+  /// Each track's colour: `OverlaySVG.palette` in the order of the sorted track ids, so that a track keeps
+  /// its colour through the video whoever else is in view.
+  public static func colors(tracks: some Sequence<String>) -> [String: SIMD3<UInt8>] {
+    Dictionary(uniqueKeysWithValues: Set(tracks).sorted().enumerated().map {
+      ($1, rgb(OverlaySVG.palette[$0 % OverlaySVG.palette.count]))
+    })
+  }
+
+  /// Draws one frame's overlay on `image` (see the type's summary).
+  /// - Parameters:
+  ///   - frame: the match frame; only `reconstructed` points of this frame are drawn.
+  ///   - detections, balls: the camera's detections of that frame.
+  ///   - colors: each track's colour (`colors(tracks:)`); tracks missing from it are drawn in the
+  ///     palette's order within the frame.
+  public static func draw(
+    on image: inout RGBImage, camera: Camera, frame: Int, detections: [PersonDetection2D], balls: [BallDetection2D],
+    reconstructed: [TrackPoint], skeleton: Skeleton, colors: [String: SIMD3<UInt8>] = [:]
+  ) {
+    let scale = SIMD2(
+      Double(image.width) / Double(camera.imageSize.width), Double(image.height) / Double(camera.imageSize.height))
+    let stroke = max(1.0, Double(max(image.width, image.height)) / 600)
+    let white = SIMD3<UInt8>(255, 255, 255)
+    for person in detections {
+      let k = person.keypoints
+      for (a, b) in skeleton.bones where a < k.count && b < k.count && k[a].isDetected && k[b].isDetected {
+        image.drawLine(from: SIMD2(k[a].x, k[a].y) * scale, to: SIMD2(k[b].x, k[b].y) * scale, width: stroke, color: white)
+      }
+      for p in k where p.isDetected { image.fillDisc(center: SIMD2(p.x, p.y) * scale, radius: 1.5 * stroke, color: white) }
+    }
+    for ball in balls where ball.confidence > 0 {
+      image.fillDisc(center: SIMD2(ball.x, ball.y) * scale, radius: 2 * stroke, color: white)
+    }
+    let projected = OverlaySVG.project(camera: camera, frame: frame, reconstructed: reconstructed, skeleton: skeleton)
+    for (i, track) in projected.enumerated() {
+      let color = colors[track.track] ?? rgb(OverlaySVG.palette[i % OverlaySVG.palette.count])
+      if track.isBall {
+        if let p = track.pixels.first ?? nil {
+          image.drawRing(center: p * scale, radius: 5 * stroke, thickness: stroke, color: color)
+        }
+        continue
+      }
+      for (a, b) in skeleton.bones {
+        guard let p = track.pixels[a], let q = track.pixels[b] else { continue }
+        image.drawLine(from: p * scale, to: q * scale, width: stroke, color: color)
+      }
+      for case let p? in track.pixels { image.fillDisc(center: p * scale, radius: 2.5 * stroke, color: color) }
+    }
+  }
+
+  /// Writes `output` (MP4) from `video` with the overlay of `camera` drawn on each frame.
+  /// - Parameters:
+  ///   - offset: the camera's frame offset (`cameraFrame = matchFrame + offset`).
+  ///   - frames: match frames to write (nil: every video frame).
+  ///   - reconstructed: the reconstruction's rows by match frame.
+  ///   - progress: called with the number of frames written so far.
+  /// - Throws: `InputError` naming the video when it cannot be probed or decoded, or the encoder fails;
+  ///   the output is written whole (encoded beside it, then moved into place).
+  @discardableResult
+  public static func render(
+    video: URL, to output: URL, camera: Camera, offset: Int, frames: ClosedRange<Int>? = nil, match: Match,
+    reconstructed: [Int: [TrackPoint]], skeleton: Skeleton, ffmpeg: String = "ffmpeg", ffprobe: String = "ffprobe",
+    progress: (Int) -> Void = { _ in }
+  ) throws -> Summary {
+    let info = try probe(video, ffprobe: ffprobe)
+    let partial = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).partial.mp4")
+    try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: partial) }
+    var decodeArguments = ["-v", "error", "-nostdin", "-i", video.path]
+    if let frames {
+      // Only the video frames of the wanted match frames, counted exactly (no seeking by time).
+      let first = frames.lowerBound + offset, last = frames.upperBound + offset
+      decodeArguments += ["-vf", "select=between(n\\,\(first)\\,\(last))", "-vsync", "passthrough"]
+    }
+    decodeArguments += ["-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+    let decoder = try FFmpegProcess(ffmpeg, decodeArguments, reads: true)
+    // yuv420p needs even sizes: pad by a pixel where odd.
+    let encoder = try FFmpegProcess(
+      ffmpeg,
+      [
+        "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(info.width)x\(info.height)",
+        "-framerate", info.frameRate, "-i", "-", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264",
+        "-preset", "veryfast", "-crf", "18", "-pix_fmt", "yuv420p", "-r", info.frameRate, "-movflags", "+faststart",
+        "-f", "mp4", partial.path,
+      ], reads: false)
+    let frameBytes = 3 * info.width * info.height
+    let colors = colors(tracks: reconstructed.values.lazy.flatMap { $0.lazy.map(\.track) })
+    var written = 0, withData = 0
+    var videoFrame = frames.map { $0.lowerBound + offset } ?? 0
+    do {
+      while let bytes = try decoder.read(count: frameBytes) {
+        let matchFrame = videoFrame - offset
+        var image = RGBImage(width: info.width, height: info.height, bytes: bytes)
+        let points = reconstructed[matchFrame] ?? []
+        if !points.isEmpty { withData += 1 }
+        draw(
+          on: &image, camera: camera, frame: matchFrame, detections: match.people(camera: camera.name, frame: matchFrame),
+          balls: match.balls(camera: camera.name, frame: matchFrame), reconstructed: points, skeleton: skeleton,
+          colors: colors)
+        try encoder.write(image.bytes)
+        written += 1
+        videoFrame += 1
+        progress(written)
+      }
+    } catch {
+      decoder.terminate()
+      encoder.terminate()
+      throw error
+    }
+    try decoder.finish(what: "decoding \(video.path)")
+    try encoder.finish(what: "encoding \(output.path)")
+    guard written > 0 else { throw InputError(file: video.path, "no video frames to draw on\(frames.map { " for match frames \($0)" } ?? "")") }
+    if FileManager.default.fileExists(atPath: output.path) { try FileManager.default.removeItem(at: output) }
+    try FileManager.default.moveItem(at: partial, to: output)
+    return Summary(framesWritten: written, framesWithReconstruction: withData, info: info)
+  }
+
+  /// `#rrggbb` as bytes.
+  static func rgb(_ hex: String) -> SIMD3<UInt8> {
+    let v = UInt32(hex.dropFirst(), radix: 16) ?? 0xffffff
+    return SIMD3(UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff))
+  }
+}

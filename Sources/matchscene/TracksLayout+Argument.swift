@@ -1,0 +1,4 @@
+import ArgumentParser
+import MatchSceneIO
+
+extension TracksLayout: ExpressibleByArgument {}
