@@ -37,25 +37,31 @@ struct CSVScanner {
     }
   }
 
-  /// Up to `count` ranges of whole lines covering the text, each with the number of its first line, split
-  /// near equal sizes (for scanning in parallel).
-  func lineChunks(_ count: Int) -> [(range: Range<Int>, firstLine: Int)] {
+  /// Up to `count` ranges of whole lines covering the text, split near equal sizes (for scanning in
+  /// parallel).
+  func lineChunks(_ count: Int) -> [Range<Int>] {
     let n = bytes.count
-    guard count > 1, n > 0 else { return [(0..<n, 1)] }
-    var chunks: [(Range<Int>, Int)] = []
-    var start = 0, line = 1
+    guard count > 1, n > 0 else { return [0..<n] }
+    var chunks: [Range<Int>] = []
+    var start = 0
     for k in 1...count {
       guard start < n else { break }
       var end = k == count ? n : max(start, n * k / count)
-      while end < n && bytes[end - 1] != UInt8(ascii: "\n") { end += 1 }
+      while end < n && end > 0 && bytes[end - 1] != UInt8(ascii: "\n") { end += 1 }
       guard end > start else { continue }
-      chunks.append((start..<end, line))
-      bytes.withUnsafeBufferPointer { buffer in
-        for i in start..<end where buffer[i] == UInt8(ascii: "\n") { line += 1 }
-      }
+      chunks.append(start..<end)
       start = end
     }
     return chunks
+  }
+
+  /// The number of lines before byte `offset` (which starts a line).
+  func lines(before offset: Int) -> Int {
+    bytes.withUnsafeBufferPointer { buffer in
+      var count = 0
+      for i in 0..<offset where buffer[i] == UInt8(ascii: "\n") { count += 1 }
+      return count
+    }
   }
 
   /// `range` without leading and trailing spaces and tabs.

@@ -14,20 +14,28 @@ extension TracksCSV {
     from url: URL, fps: Double, skeleton: Skeleton, kinds: Set<TrackKind> = Set(TrackKind.allCases),
     minimumChunkBytes: Int = 4 << 20
   ) throws -> MotionModel {
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    guard let bytes = FileBytes.read(url.path) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
-    let bytes = [UInt8](data)
     let file = url.path
     let csv = CSVScanner(bytes)
     // Whole lines in parallel, a few MB each at least; each chunk numbers its own tracks, merged below in
     // order of first appearance in the file.
     let chunks = csv.lineChunks(max(1, min(ProcessInfo.processInfo.activeProcessorCount, bytes.count / max(1, minimumChunkBytes))))
+    // Each chunk numbers its lines from 1; an error's line is made absolute by counting the lines before
+    // its chunk (only then: counting costs a pass over the text).
     let results = try parallelMap(Array(chunks.enumerated())) { k, chunk in
-      Result { try motionRows(csv, chunk.range, firstLine: chunk.firstLine, isFirst: k == 0, skeleton: skeleton, kinds: kinds, file: file) }
+      Result { try motionRows(csv, chunk, firstLine: 1, isFirst: k == 0, skeleton: skeleton, kinds: kinds, file: file) }
     }
     // The error of the earliest line, whichever chunk finished first.
-    let parts = try results.map { try $0.get() }
+    let parts = try results.enumerated().map { k, result in
+      do {
+        return try result.get()
+      } catch var error as InputError {
+        if case .line(let line) = error.location, k > 0 { error.location = .line(line + csv.lines(before: chunks[k].lowerBound)) }
+        throw error
+      }
+    }
     let sawHeader = parts.first?.sawHeader ?? false
     if !sawHeader { throw InputError(file: file, location: .line(1), "empty file; expected the header '\(header)'") }
     let lo = parts.compactMap(\.lowestFrame).min(), hi = parts.compactMap(\.highestFrame).max()

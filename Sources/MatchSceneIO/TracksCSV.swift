@@ -58,10 +58,10 @@ public enum TracksCSV {
   /// Reads a tracks file.
   /// - Throws: `InputError` naming the file and the 1-based line of a wrong header or malformed row.
   public static func read(from url: URL) throws -> [TrackPoint] {
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    guard let bytes = FileBytes.read(url.path) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
-    return try parse([UInt8](data), file: url.path)
+    return try parse(bytes, file: url.path)
   }
 
   /// Parses tracks text; `file` names it in errors. Blank lines are skipped.
