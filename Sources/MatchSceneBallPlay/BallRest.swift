@@ -41,17 +41,20 @@ public enum BallRest {
   /// consecutive positions, which remove any smooth motion up to constant acceleration; for white
   /// noise of σ per axis a second difference has variance 6σ², and the median absolute value of a
   /// normal variable is 0.6745 of its σ (a robust scale, Hampel 1974). The gravity term g/fps² (2.7 mm
-  /// at 60 fps) is subtracted from z. Nil with fewer than 10 triples of consecutive frames.
-  public static func noise(_ ball: [Int: SIMD3<Double>], fps: Double) -> Double? {
+  /// at 60 fps) is subtracted from z unless `freeFall` is false (a window of a ball that may lie
+  /// still). Nil with fewer than `minimumTriples` triples of consecutive frames.
+  public static func noise(
+    _ ball: [Int: SIMD3<Double>], fps: Double, minimumTriples: Int = 10, freeFall: Bool = true
+  ) -> Double? {
     var values: [Double] = []
-    let g = 9.81 / (fps * fps)
+    let g = freeFall ? 9.81 / (fps * fps) : 0
     for (f, p) in ball {
       guard let a = ball[f - 1], let b = ball[f + 1] else { continue }
       var d = a - 2 * p + b
       d.z += g
       values += [abs(d.x), abs(d.y), abs(d.z)]
     }
-    guard values.count >= 30 else { return nil }
+    guard values.count >= 3 * minimumTriples else { return nil }
     values.sort()
     return values[values.count / 2] / 0.6745 / 6.0.squareRoot()
   }
@@ -65,7 +68,17 @@ public enum BallRest {
   /// The still stretches of `ball`: from a frame where the observations of the next `hold` seconds
   /// (covering at least two thirds of them) all lie within `radius` of their median, on while the
   /// ball stays within twice that of it (observations missing for up to `hold` do not end it).
-  public static func stretches(_ ball: [Int: SIMD3<Double>], fps: Double, radius: Double, hold: Double) -> [Stretch] {
+  /// With `settle`, the start moves on to the first frame where the median distance of the next five
+  /// observations to the stretch's median is within `settle` (a ball rolling to a stop enters the
+  /// radius before it stops).
+  ///
+  /// With `noiseFactor`, a window's radius grows to `noiseFactor` × its own noise (`noise` of the
+  /// window's observations) where that is larger: a ball lying where fewer cameras see it well (the
+  /// floor far from the rig) is noisier than the track on average.
+  public static func stretches(
+    _ ball: [Int: SIMD3<Double>], fps: Double, radius baseRadius: Double, hold: Double, settle baseSettle: Double? = nil,
+    noiseFactor: Double? = nil
+  ) -> [Stretch] {
     let frames = ball.keys.sorted()
     let holdFrames = max(2, Int((hold * fps).rounded()))
     var out: [Stretch] = []
@@ -78,13 +91,32 @@ public enum BallRest {
         window.append(ball[frames[j]]!)
         j += 1
       }
+      var radius = baseRadius
+      if let noiseFactor, window.count >= holdFrames * 2 / 3 {
+        let local = Dictionary(uniqueKeysWithValues: frames[i..<j].map { ($0, ball[$0]!) })
+        if let sigma = noise(local, fps: fps, minimumTriples: 8, freeFall: false) { radius = max(radius, noiseFactor * sigma) }
+      }
+      let settle = baseSettle.map { max($0, radius / 2) }
       if window.count >= holdFrames * 2 / 3 {
         func median(_ axis: Int) -> Double { window.map { $0[axis] }.sorted()[window.count / 2] }
         let median = SIMD3(median(0), median(1), median(2))
         if window.allSatisfy({ length($0 - median) <= radius }) {
           var k = j
           while k < frames.count, frames[k] - frames[k - 1] <= holdFrames, length(ball[frames[k]]! - median) <= 2 * radius { k += 1 }
-          out.append(Stretch(first: f, last: frames[k - 1], position: median))
+          var first = i
+          var place = median
+          if let settle {
+            let all = frames[i..<k].map { ball[$0]! }
+            func med(_ axis: Int) -> Double { all.map { $0[axis] }.sorted()[all.count / 2] }
+            place = SIMD3(med(0), med(1), med(2))
+            while first + 5 <= k {
+              let d = frames[first..<(first + 5)].map { length(ball[$0]! - place) }.sorted()[2]
+              if d <= settle { break }
+              first += 1
+            }
+            if first + 5 > k { first = i }
+          }
+          out.append(Stretch(first: frames[first], last: frames[k - 1], position: place))
           i = k
           continue
         }
@@ -98,7 +130,8 @@ public enum BallRest {
   /// where the ball lay.
   public static func events(_ ball: [Int: SIMD3<Double>], fps: Double, options: BallRestOptions = .init()) -> [MatchEvent] {
     let r = radius(ball, fps: fps, options: options)
-    return stretches(ball, fps: fps, radius: r, hold: options.hold).map { s in
+    let settle = max(r / 2, min(r, options.minimumRadius))
+    return stretches(ball, fps: fps, radius: r, hold: options.hold, settle: settle, noiseFactor: options.noiseFactor).map { s in
       var e = MatchEvent(type: .ballAtRest, frame: s.first, time: Double(s.first) / fps, position: s.position)
       e.duration = Double(s.last - s.first + 1) / fps
       return e

@@ -87,7 +87,8 @@ public struct MatchPipeline: Sendable {
     events = events.renamingTracks(roles)
     var settings = options.score ?? match.scoreSettings ?? ScoreSettings()
     if let policy = options.scorePolicy { settings.policy = policy }
-    let lastBall = motion.ballTrack.flatMap { b in motion.tracks[b].frames.last { motion.tracks[b].isPresent(frame: $0) } }
+    // The last frame the ball was seen (before the analysis drops it out of play).
+    let lastBall = inVenue.ballTrack.flatMap { b in inVenue.tracks[b].frames.last { inVenue.tracks[b].isPresent(frame: $0) } }
     let story = MatchStory(
       motion: motion, events: events, settings: settings, claimOptions: options.claims, undecidedAfter: lastBall)
     events = story.events

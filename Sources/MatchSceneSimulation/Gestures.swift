@@ -10,8 +10,8 @@ public struct GestureConfig: Sendable, Equatable {
   public var wrongClaimProbability: Double
   /// How long a claiming hand stays up, seconds (the detector's default hold is 1 s).
   public var claimHold: ClosedRange<Double>
-  /// Probability, per pause without a claim, of a decoy: the racket arm held straight up (a smash's
-  /// reach, held), or both arms stretched overhead.
+  /// Probability, per pause, of a decoy by a player who is not claiming: the racket arm held straight
+  /// up (a smash's reach, held), or both arms stretched overhead.
   public var decoyProbability: Double
   /// Serves end with the free hand following the toss up above the head for a moment.
   public var highTosses: Bool
@@ -27,7 +27,7 @@ public struct GestureConfig: Sendable, Equatable {
     self.highTosses = highTosses
   }
 
-  /// Claims after most points (10 % of them wrong), decoys in half of the other pauses, high tosses.
+  /// Claims after most points (10 % of them wrong), decoys in 60 % of the pauses, high tosses.
   public static let claimsAndDecoys = GestureConfig(
     claimProbability: 0.8, wrongClaimProbability: 0.1, decoyProbability: 0.6, highTosses: true)
 
@@ -103,13 +103,17 @@ struct GesturePlanner {
     let top = start + Self.rise, release = end - Self.rise
     if let who {
       script.gestures.append(SimulatedGesture(kind: .claim, player: who, start: start, top: top, release: release, end: end))
+      // The truth's claim is complete once the hand has been up for the detector's default hold, 1 s.
       var e = MatchEvent(type: .claim, frame: 0, time: top + 1.0, track: players[who].id)
       e.hand = players[who].handedness == .right ? "left" : "right"
       e.duration = release - top
       script.claims.append(e)
-    } else if rng.uniform(0...1) < config.decoyProbability {
+    }
+    // A decoy by a player who is not claiming (the other one, or either when nobody claims).
+    if rng.uniform(0...1) < config.decoyProbability {
       let kind: SimulatedGesture.Kind = rng.chance(0.5) ? .smash : .stretch
-      script.gestures.append(SimulatedGesture(kind: kind, player: rng.integer(0...1), start: start, top: top, release: release, end: end))
+      let player = who.map { 1 - $0 } ?? rng.integer(0...1)
+      script.gestures.append(SimulatedGesture(kind: kind, player: player, start: start, top: top, release: release, end: end))
     }
   }
 }

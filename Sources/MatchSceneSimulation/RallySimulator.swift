@@ -257,6 +257,9 @@ struct RallySimulator {
 
   /// The shortest stillness recorded as a true `ball_at_rest`, seconds (the detector's default hold).
   static let restHold = 0.3
+  /// A rolling ball is at rest, in the truth, from when it stays within this distance of where it
+  /// stops, metres (the detector's smallest radius).
+  static let restTruthRadius = 0.01
 
   // MARK: - Rally
 
@@ -337,7 +340,10 @@ struct RallySimulator {
           decide(at: c.time, c.position)
           // The ball lies still until someone picks it up.
           for k in 1...Int((Self.lyingStill * fps).rounded()) { record(f + k, c.position) }
-          restTruth(from: frame(of: c.time), until: f + Int((Self.lyingStill * fps).rounded()) + 1, at: c.position)
+          // At rest from the first frame the (rolling) ball stays within `restTruthRadius` of where it stops.
+          var still = min(f, frameCount - 1)
+          while still > 0, let p = script.ball[still - 1], length(p - c.position) <= Self.restTruthRadius { still -= 1 }
+          restTruth(from: still, until: f + Int((Self.lyingStill * fps).rounded()) + 1, at: c.position)
           return c.time + Self.lyingStill
         }
       }

@@ -69,6 +69,10 @@ struct Simulate: ParsableCommand {
   @Flag(help: "No detector faults at all: only pixel noise.")
   var clean = false
 
+  @Flag(
+    help: "Players raise the free hand after points they win (80 %; 10 % wrongly, by the loser), hold the racket arm up or stretch both arms in other pauses, and follow high tosses with the free hand; the truth's claim events say who claimed.")
+  var claims = false
+
   func validate() throws {
     guard duration > 0, duration <= 4 * 3600 else { throw ValidationError("--duration must be in (0, 14400] seconds") }
     if let fps, !(fps > 0) { throw ValidationError("--fps must be positive") }
@@ -93,6 +97,7 @@ struct Simulate: ParsableCommand {
     var config = SimulationConfig()
     config.seed = seed
     config.duration = duration
+    if claims { config.gestures = .claimsAndDecoys }
     config.fps = fps
     config.rig = try rig.map { try RigConfig.read(from: URL(fileURLWithPath: $0)) } ?? .ring(count: cameras)
     if clean {
