@@ -35,6 +35,31 @@ public enum BallRest {
     public var first: Int
     public var last: Int
     public var position: SIMD3<Double>
+    /// The radius the stretch was found with, metres.
+    public var radius = 0.0
+    public init(first: Int, last: Int, position: SIMD3<Double>) {
+      self.first = first
+      self.last = last
+      self.position = position
+    }
+  }
+
+  /// `stretch` with its place the median of its second half (after any creeping) and its start moved
+  /// on to the first frame where the median distance of the next five observations to that place is
+  /// within `settle`.
+  static func settled(_ stretch: Stretch, ball: [Int: SIMD3<Double>], frames: [Int], settle: Double) -> Stretch {
+    let inside = frames.filter { $0 >= stretch.first && $0 <= stretch.last }
+    guard inside.count >= 5 else { return stretch }
+    var out = stretch
+    out.position = median(inside[(inside.count / 2)...].map { ball[$0]! })
+    for start in 0...(inside.count - 5) {
+      let d = inside[start..<(start + 5)].map { length(ball[$0]! - out.position) }.sorted()[2]
+      if d <= settle {
+        out.first = inside[start]
+        break
+      }
+    }
+    return out
   }
 
   /// The positional noise of a ball track, metres per axis (σ): from the second differences of
@@ -94,7 +119,7 @@ public enum BallRest {
       var radius = baseRadius
       if let noiseFactor, window.count >= holdFrames * 2 / 3 {
         let local = Dictionary(uniqueKeysWithValues: frames[i..<j].map { ($0, ball[$0]!) })
-        if let sigma = noise(local, fps: fps, minimumTriples: 8, freeFall: false) { radius = max(radius, noiseFactor * sigma) }
+        if let sigma = noise(local, fps: fps, minimumTriples: 5, freeFall: false) { radius = max(radius, noiseFactor * sigma) }
       }
       let settle = baseSettle.map { max($0, radius / 2) }
       if window.count >= holdFrames * 2 / 3 {
@@ -102,21 +127,28 @@ public enum BallRest {
         let median = SIMD3(median(0), median(1), median(2))
         if window.allSatisfy({ length($0 - median) <= radius }) {
           var k = j
-          while k < frames.count, frames[k] - frames[k - 1] <= holdFrames, length(ball[frames[k]]! - median) <= 2 * radius { k += 1 }
-          var first = i
-          var place = median
-          if let settle {
-            let all = frames[i..<k].map { ball[$0]! }
-            func med(_ axis: Int) -> Double { all.map { $0[axis] }.sorted()[all.count / 2] }
-            place = SIMD3(med(0), med(1), med(2))
-            while first + 5 <= k {
-              let d = frames[first..<(first + 5)].map { length(ball[$0]! - place) }.sorted()[2]
-              if d <= settle { break }
-              first += 1
-            }
-            if first + 5 > k { first = i }
+          var anchor = median
+          while k < frames.count, frames[k] - frames[k - 1] <= holdFrames, length(ball[frames[k]]! - anchor) <= 2 * radius {
+            k += 1
+            // With `settle`, follow a ball still creeping: the anchor is the median of the last hold.
+            if settle != nil, (k - i) % holdFrames == 0 { anchor = Self.median(frames[(k - holdFrames)..<k].map { ball[$0]! }) }
           }
-          out.append(Stretch(first: frames[first], last: frames[k - 1], position: place))
+          var stretch = Stretch(first: f, last: frames[k - 1], position: median)
+          stretch.radius = radius
+          if let settle { stretch = settled(stretch, ball: ball, frames: frames, settle: settle) }
+          // A ball that settles in steps (a last small hop, a creep) makes stretches one after the
+          // other in nearly the same place: one rest.
+          if settle != nil, let previous = out.last, stretch.first - previous.last <= holdFrames,
+            length(stretch.position - previous.position) <= 2 * max(radius, previous.radius)
+          {
+            var merged = previous
+            merged.last = stretch.last
+            merged.radius = max(radius, previous.radius)
+            out[out.count - 1] = settled(merged, ball: ball, frames: frames, settle: max(settle!, previous.radius / 2))
+            i = k
+            continue
+          }
+          out.append(stretch)
           i = k
           continue
         }
@@ -124,6 +156,12 @@ public enum BallRest {
       i += 1
     }
     return out
+  }
+
+  /// The per-axis median of `points` (not empty).
+  static func median(_ points: [SIMD3<Double>]) -> SIMD3<Double> {
+    func axis(_ a: Int) -> Double { points.map { $0[a] }.sorted()[points.count / 2] }
+    return SIMD3(axis(0), axis(1), axis(2))
   }
 
   /// `ball_at_rest` events: one per still stretch, at its first frame, `duration` its length, `position`
