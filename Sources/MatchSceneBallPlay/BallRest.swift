@@ -45,19 +45,24 @@ public enum BallRest {
   }
 
   /// `stretch` with its place the median of its second half (after any creeping) and its start moved
-  /// on to the first frame where the median distance of the next five observations to that place is
-  /// within `settle`.
-  static func settled(_ stretch: Stretch, ball: [Int: SIMD3<Double>], frames: [Int], settle: Double) -> Stretch {
+  /// on to the first frame where the ball's position averaged over ±4 frames (noise down by 3) is
+  /// within `max(minimum, 1.5 σ)` of that place, σ the noise of the second half (`noise`), at that
+  /// frame and the next.
+  static func settled(_ stretch: Stretch, ball: [Int: SIMD3<Double>], frames: [Int], fps: Double, minimum: Double) -> Stretch {
     let inside = frames.filter { $0 >= stretch.first && $0 <= stretch.last }
     guard inside.count >= 5 else { return stretch }
     var out = stretch
-    out.position = median(inside[(inside.count / 2)...].map { ball[$0]! })
-    for start in 0...(inside.count - 5) {
-      let d = inside[start..<(start + 5)].map { length(ball[$0]! - out.position) }.sorted()[2]
-      if d <= settle {
-        out.first = inside[start]
-        break
-      }
+    let late = inside[(inside.count / 2)...]
+    out.position = median(late.map { ball[$0]! })
+    let sigma = noise(Dictionary(uniqueKeysWithValues: late.map { ($0, ball[$0]!) }), fps: fps, minimumTriples: 5, freeFall: false) ?? 0
+    let threshold = max(minimum, 1.5 * sigma)
+    func near(_ k: Int) -> Bool {
+      let window = inside[max(0, k - 4)...min(inside.count - 1, k + 4)].map { ball[$0]! }
+      return length(window.reduce(SIMD3<Double>.zero, +) / Double(window.count) - out.position) <= threshold
+    }
+    for k in 0..<(inside.count - 1) where near(k) && near(k + 1) {
+      out.first = inside[k]
+      break
     }
     return out
   }
@@ -93,9 +98,9 @@ public enum BallRest {
   /// The still stretches of `ball`: from a frame where the observations of the next `hold` seconds
   /// (covering at least two thirds of them) all lie within `radius` of their median, on while the
   /// ball stays within twice that of it (observations missing for up to `hold` do not end it).
-  /// With `settle`, the start moves on to the first frame where the median distance of the next five
-  /// observations to the stretch's median is within `settle` (a ball rolling to a stop enters the
-  /// radius before it stops).
+  /// With `settle`, the start moves on to where the ball settled (`settled`, at least `settle` from
+  /// its place: a ball rolling to a stop enters the radius before it stops), stretches follow a ball
+  /// still creeping, and stretches one after the other in nearly the same place are one.
   ///
   /// With `noiseFactor`, a window's radius grows to `noiseFactor` × its own noise (`noise` of the
   /// window's observations) where that is larger: a ball lying where fewer cameras see it well (the
@@ -121,7 +126,7 @@ public enum BallRest {
         let local = Dictionary(uniqueKeysWithValues: frames[i..<j].map { ($0, ball[$0]!) })
         if let sigma = noise(local, fps: fps, minimumTriples: 5, freeFall: false) { radius = max(radius, noiseFactor * sigma) }
       }
-      let settle = baseSettle.map { max($0, radius / 2) }
+      let settle = baseSettle
       if window.count >= holdFrames * 2 / 3 {
         func median(_ axis: Int) -> Double { window.map { $0[axis] }.sorted()[window.count / 2] }
         let median = SIMD3(median(0), median(1), median(2))
@@ -135,7 +140,7 @@ public enum BallRest {
           }
           var stretch = Stretch(first: f, last: frames[k - 1], position: median)
           stretch.radius = radius
-          if let settle { stretch = settled(stretch, ball: ball, frames: frames, settle: settle) }
+          if let settle { stretch = settled(stretch, ball: ball, frames: frames, fps: fps, minimum: settle) }
           // A ball that settles in steps (a last small hop, a creep) makes stretches one after the
           // other in nearly the same place: one rest.
           if settle != nil, let previous = out.last, stretch.first - previous.last <= holdFrames,
@@ -144,7 +149,7 @@ public enum BallRest {
             var merged = previous
             merged.last = stretch.last
             merged.radius = max(radius, previous.radius)
-            out[out.count - 1] = settled(merged, ball: ball, frames: frames, settle: max(settle!, previous.radius / 2))
+            out[out.count - 1] = settled(merged, ball: ball, frames: frames, fps: fps, minimum: baseSettle!)
             i = k
             continue
           }
@@ -168,7 +173,7 @@ public enum BallRest {
   /// where the ball lay.
   public static func events(_ ball: [Int: SIMD3<Double>], fps: Double, options: BallRestOptions = .init()) -> [MatchEvent] {
     let r = radius(ball, fps: fps, options: options)
-    let settle = max(r / 2, min(r, options.minimumRadius))
+    let settle = min(r, options.minimumRadius)
     return stretches(ball, fps: fps, radius: r, hold: options.hold, settle: settle, noiseFactor: options.noiseFactor).map { s in
       var e = MatchEvent(type: .ballAtRest, frame: s.first, time: Double(s.first) / fps, position: s.position)
       e.duration = Double(s.last - s.first + 1) / fps
