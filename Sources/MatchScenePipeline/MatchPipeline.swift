@@ -166,7 +166,7 @@ public struct MatchPipeline: Sendable {
     if let table, venue.source == .assumed, let problem = TablePlacementCheck(table: table).problem(with: analysed) {
       diagnostics.append(Diagnostic(.warning, InputError(
         file: folder.appendingPathComponent("match.toml").path, location: .key("venue"),
-        "\(problem); events and the score were skipped. Run `matchscene locate-venue <output>` and paste the [venue] "
+        "\(problem); bounces, hits, net and the score were skipped. Run `matchscene locate-venue <output>` and paste the [venue] "
           + "table it prints into match.toml (the calibration's world is taken as the venue: z up, the table's "
           + "centre at the origin, its length along x)")))
       analyzer.table = nil

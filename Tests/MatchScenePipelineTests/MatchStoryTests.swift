@@ -27,6 +27,9 @@ final class MatchStoryTests: XCTestCase {
     return try! parallelMap(seeds) { seed in
       var config = SimulationConfig(seed: seed, duration: duration)
       config.gestures = .claimsAndDecoys
+      // More wrong claims than the default 10 %, so that the override policy meets some.
+      config.gestures.claimProbability = 0.65
+      config.gestures.wrongClaimProbability = 0.3
       // Short rallies and pauses long enough for a claim: more points per second simulated.
       config.shotsPerRally = 1...4
       config.pause = 3...4
@@ -188,6 +191,7 @@ final class MatchStoryTests: XCTestCase {
     }
     print("override: \(listed) disagreements listed, \(wrongClaims) wrong claims simulated")
     XCTAssertEqual(listed, wrongClaims)
+    XCTAssertGreaterThan(wrongClaims, 0)
   }
 
   /// Greedy one-to-one matching of frames within a tolerance.
