@@ -24,14 +24,15 @@ public struct MatchStory: Sendable {
 
   /// Tells the story of `motion` (venue frame, z up) and its `events`.
   /// - Parameters:
+  ///   - claimOptions: the claim detector's settings; nil: the defaults with `settings.claimHold`.
   ///   - undecidedAfter: rallies ending at or after this frame (the recording stopped with the ball in
   ///     play) get no point.
   public init(
     motion: MotionModel, events: [MatchEvent], settings: ScoreSettings, claimOptions: ClaimOptions? = nil,
     undecidedAfter: Int? = nil
   ) {
-    var claimOptions = claimOptions ?? ClaimOptions()
-    if claimOptions == ClaimOptions() { claimOptions.hold = settings.claimHold }
+    // Explicit claim options win over the settings' hold.
+    let claimOptions = claimOptions ?? ClaimOptions(hold: settings.claimHold)
     let base = events.filter { $0.type != .claim && $0.type != .point }
     let claims = motion.handRaiseClaims(hits: base.filter { $0.type == .hit }, options: claimOptions)
     let players = Array(Scoreboard.sides(of: motion).keys)
