@@ -9,6 +9,8 @@ public struct AnalysisOptions: Sendable {
   public var ballPhysics = true
   public var segmentation = FlightSegmentationOptions()
   public var events = EventDetectionOptions()
+  /// When the ball counts as at rest (`ball_at_rest` events, for every sport).
+  public var ballAtRest = BallRestOptions()
   public init() {}
 }
 
@@ -69,10 +71,15 @@ public struct MatchAnalyzer: Sendable {
     let flights = FlightSegmentation(
       model: self.ball, surfaces: BallSurfaces(ballRadius: ballRadius, table: table), options: options.segmentation
     ).flights(observations, fps: fps)
+    let ballByFrame = Dictionary(observations.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
+    let rests = BallRest.events(ballByFrame, fps: fps, options: options.ballAtRest)
     guard let table else {
-      // No events without the table, so no rallies: the ball is reported wherever it was seen.
+      // No rule engine without the table: rallies run from the ball starting to move to its coming to
+      // rest or being lost; the ball is reported wherever it was seen.
       motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps) { _, _ in true }
-      return AnalysisResult(motion: motion, events: [], flights: flights)
+      let rallies = BallRest.rallies(
+        ballByFrame, rests: rests, fps: fps, lostDuration: options.events.lostDuration, hold: options.ballAtRest.hold)
+      return AnalysisResult(motion: motion, events: Self.inTimeOrder(rests + rallies), flights: flights)
     }
     var wrists: [String: [Int: [SIMD3<Double>]]] = [:]
     let wristJoints = motion.skeleton.wrists
@@ -85,7 +92,6 @@ public struct MatchAnalyzer: Sendable {
       }
       if !byFrame.isEmpty { wrists[track.id] = byFrame }
     }
-    let ballByFrame = Dictionary(observations.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
     let events = EventDetector(table: table, options: options.events).detect(
       flights: flights, ball: ballByFrame, wrists: wrists, fps: fps)
     // The ball: fitted positions inside flights (missed frames filled), observations elsewhere while a
@@ -96,7 +102,15 @@ public struct MatchAnalyzer: Sendable {
     motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps) { frame, fitted in
       rallies.contains { $0.contains(frame) } || (fitted && rallies.isEmpty)
     }
-    return AnalysisResult(motion: motion, events: events, flights: flights)
+    return AnalysisResult(motion: motion, events: Self.inTimeOrder(events + rests), flights: flights)
+  }
+
+  /// Events sorted by frame, stably; at one frame a rally's start first and its end last.
+  static func inTimeOrder(_ events: [MatchEvent]) -> [MatchEvent] {
+    func rank(_ e: MatchEvent) -> Int { e.type == .rallyStart ? 0 : e.type == .rallyEnd ? 2 : 1 }
+    return events.enumerated().sorted { a, b in
+      (a.element.frame, rank(a.element), a.offset) < (b.element.frame, rank(b.element), b.offset)
+    }.map(\.element)
   }
 
   /// The row view of `run(_:)`: `reconstruction` must be in venue coordinates.

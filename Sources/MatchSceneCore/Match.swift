@@ -18,6 +18,8 @@ public struct Match: Sendable {
   public var venue: VenueFrame?
   /// A name per player track id (`match.toml`'s `[players]`: `P1 = "Ana"`).
   public var playerNames: [String: String] = [:]
+  /// How the match is scored (`match.toml`'s `[score]`); nil when it says nothing.
+  public var scoreSettings: ScoreSettings?
 
   public init(
     sport: String = "table-tennis", fps: Double, skeleton: Skeleton = .coco17, cameras: [Camera],

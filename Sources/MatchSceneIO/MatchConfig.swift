@@ -48,6 +48,8 @@ public struct MatchConfig: Sendable, Equatable {
   public var venue: VenueFrame?
   /// The `[players]` table: a name per player track id (`P1 = "Ana"`).
   public var players: [String: String] = [:]
+  /// The `[score]` table: rules, policy, claim hold time (see `MatchConfig+Score.swift`).
+  public var score: ScoreSettings?
 
   public init(
     sport: String? = nil, fps: Double? = nil, skeleton: String? = nil, up: String? = nil, frameOffsets: [String: Int] = [:],
@@ -70,7 +72,7 @@ public struct MatchConfig: Sendable, Equatable {
   static func shortRange(_ r: ClosedRange<Double>) -> String { "\(Int(r.lowerBound))–\(Int(r.upperBound))" }
 
   /// The keys `read` understands.
-  public static let knownKeys: Set<String> = ["sport", "fps", "skeleton", "up", "frame_offsets", "venue", "players", "device"]
+  public static let knownKeys: Set<String> = ["sport", "fps", "skeleton", "up", "frame_offsets", "venue", "players", "device", "score"]
 
   /// Reads `match.toml`.
   /// - Throws: `InputError` naming the file and key of a wrong value (`fps` outside `fpsRange`, an
@@ -147,6 +149,7 @@ public struct MatchConfig: Sendable, Equatable {
     let up = config.up.flatMap(upVector) ?? SIMD3(0, 0, 1)
     if let table = try root.subtable("venue") { config.venue = try venue(table, worldUp: up) }
     if let table = try root.subtable("players") { config.players = try players(table) }
+    if let table = try root.subtable("score") { config.score = try score(table) }
     return config
   }
 
@@ -206,6 +209,7 @@ public struct MatchConfig: Sendable, Equatable {
         out += "\(CalibrationTOML.quoteKey(id)) = \(CalibrationTOML.quoteString(name))\n"
       }
     }
+    if let score { out += "\n" + Self.renderScoreTable(score) }
     return out
   }
 

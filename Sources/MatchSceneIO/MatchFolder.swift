@@ -224,6 +224,7 @@ public enum MatchFolder {
       worldUp: config.up.flatMap(MatchConfig.upVector) ?? SIMD3(0, 0, 1))
     match.venue = config.venue
     match.playerNames = config.players
+    match.scoreSettings = config.score
     return LoadedMatch(match: match, diagnostics: diagnostics, commonFrames: common, cameraFrames: cameraFrames)
   }
 
@@ -267,6 +268,7 @@ public enum MatchFolder {
       frameOffsets: match.frameOffsets, customSkeleton: isBuiltIn ? nil : match.skeleton)
     config.venue = match.venue
     config.players = match.playerNames
+    config.score = match.scoreSettings
     try config.write(to: configURL)
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MatchSceneAnalysis
 import MatchSceneAssets
+import MatchSceneBallPlay
 import MatchSceneCore
 import MatchSceneGeometry
 import MatchSceneIO
@@ -86,7 +87,14 @@ public struct MatchPipeline: Sendable {
     let roles = options.roles.assign(motion, events: events, area: sport.venueArea, table: try sport.tableGeometry() != nil)
     motion = motion.renamingTracks(roles)
     events = events.renamingTracks(roles)
-    let scores = Scoreboard.compute(events, sides: Scoreboard.sides(of: motion))
+    var settings = options.score ?? match.scoreSettings ?? ScoreSettings()
+    if let policy = options.scorePolicy { settings.policy = policy }
+    // The last frame the ball was seen (before the analysis drops it out of play).
+    let lastBall = inVenue.ballTrack.flatMap { b in inVenue.tracks[b].frames.last { inVenue.tracks[b].isPresent(frame: $0) } }
+    let story = MatchStory(
+      motion: motion, events: events, settings: settings, claimOptions: options.claims, undecidedAfter: lastBall)
+    events = story.events
+    let scores = story.scores
     if !venue.isIdentity {
       motion = motion.transformed(by: venue.worldFromVenue)
       events = events.map { $0.transformed(by: venue.worldFromVenue) }
@@ -108,7 +116,8 @@ public struct MatchPipeline: Sendable {
     report?.calibration = check.map { Self.calibrationFigures($0, refinement: refinement) }
     return MatchResult(
       folder: folder, sport: sport, cameras: match.cameras, worldUp: match.worldUp, venue: venue, motion: motion,
-      events: events, scores: scores, playerNames: match.playerNames, calibrationCheck: check,
+      events: events, scores: scores, scoreSettings: settings, disagreements: story.disagreements,
+      playerNames: match.playerNames, calibrationCheck: check,
       calibrationRefinement: refinement, report: report, diagnostics: diagnostics.all, frames: range,
       analysed: options.analysis, timings: clock.laps)
   }
@@ -160,7 +169,7 @@ public struct MatchPipeline: Sendable {
     if let table, venue.source == .assumed, let problem = TablePlacementCheck(table: table).problem(with: analysed) {
       diagnostics.append(Diagnostic(.warning, InputError(
         file: folder.appendingPathComponent("match.toml").path, location: .key("venue"),
-        "\(problem); events and the score were skipped. Run `matchscene locate-venue <output>` and paste the [venue] "
+        "\(problem); bounces, hits, net and the score were skipped. Run `matchscene locate-venue <output>` and paste the [venue] "
           + "table it prints into match.toml (the calibration's world is taken as the venue: z up, the table's "
           + "centre at the origin, its length along x)")))
       analyzer.table = nil
@@ -169,8 +178,9 @@ public struct MatchPipeline: Sendable {
     if table == nil {
       diagnostics.append(Diagnostic(.note, InputError(
         file: "sports/\(sport.id).toml", location: .key("venue.kind"),
-        "\(sport.name) has no table: events (bounces, hits, net, rallies) are found for table tennis only and were "
-          + "skipped; players smoothed with constant bone lengths, ball flights fitted with the sport's ball")))
+        "\(sport.name) has no table: bounces, hits, net and points are found for table tennis only and were "
+          + "skipped; rallies run from the ball starting to move to its coming to rest (ball_at_rest) or being lost; "
+          + "players smoothed with constant bone lengths, ball flights fitted with the sport's ball")))
     }
     return (analysed.motion, analysed.events)
   }

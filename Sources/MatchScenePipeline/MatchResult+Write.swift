@@ -31,8 +31,8 @@ public struct OutputOptions: Sendable {
 }
 
 extension MatchResult {
-  /// Writes the output folder whole: `tracks.csv`, `trc/`, `match.c3d`, `report.json`, `events.json` (when the
-  /// analysis ran) and the scene files, built in a staging folder beside `folder` and swapped in at the
+  /// Writes the output folder whole: `tracks.csv`, `trc/`, `match.c3d`, `report.json`, `events.json` and
+  /// `score.json` (when the analysis ran) and the scene files, built in a staging folder beside `folder` and swapped in at the
   /// end (`OutputFolder`), so `folder` holds exactly this run's files and a failed or killed run leaves
   /// the previous ones untouched.
   /// - Returns: the files written (paths inside `folder`) with, for scene files, the seconds their
@@ -74,6 +74,9 @@ extension MatchResult {
       if analysed {
         try EventsJSON.write(events, to: staging.appendingPathComponent("events.json"))
         written.append(("events.json", nil))
+        try ScoreFile(settings: scoreSettings, players: playerNames, points: scores, disagreements: disagreements)
+          .write(to: staging.appendingPathComponent("score.json"))
+        written.append(("score.json", nil))
       }
       for format in options.sceneFormats {
         var scene = try SceneExport.options(events: events, scores: scores, frames: motion.frames)

@@ -1,6 +1,7 @@
 import Foundation
 import MatchSceneAnalysis
 import MatchSceneAssets
+import MatchSceneBallPlay
 import MatchSceneCore
 import MatchSceneGeometry
 import MatchSceneReconstruction
@@ -23,6 +24,10 @@ public struct MatchResult: Sendable {
   public var events: [MatchEvent]
   /// The point won at the end of each rally.
   public var scores: [ScoreEntry]
+  /// How the score was kept (rules, policy, claim hold).
+  public var scoreSettings = ScoreSettings()
+  /// Rallies where the automatic point and a claim disagree.
+  public var disagreements: [ScoreDisagreement] = []
   /// A name per player id (`match.toml`'s `[players]`).
   public var playerNames: [String: String]
   /// How each camera's calibration agrees with the others; nil when not checked.

@@ -1,5 +1,6 @@
 import Foundation
 import MatchSceneAnalysis
+import MatchSceneBallPlay
 import MatchSceneCore
 import MatchSceneIO
 import MatchSceneReconstruction
@@ -23,6 +24,12 @@ public struct PipelineOptions: Sendable {
   public var roles = PlayerRoles()
   /// Check each camera's calibration against the others (warnings name a camera that disagrees).
   public var checkCalibration = true
+  /// How the match is scored, overriding `match.toml`'s `[score]` (nil: that table, else the defaults).
+  public var score: ScoreSettings?
+  /// The score policy alone, overriding both (`reconstruct --score-policy`).
+  public var scorePolicy: ScorePolicy?
+  /// The hand-raise claim detector's settings (nil: defaults, the hold from the score settings).
+  public var claims: ClaimOptions?
   /// Refine the cameras' extrinsics by a robust bundle adjustment over the reconstructed people, then
   /// reconstruct again with them (`MatchResult.calibrationRefinement`; written as
   /// `calibration-refined.toml`). Cameras the check trusts stay fixed when a camera disagrees.
@@ -38,6 +45,9 @@ public struct PipelineOptions: Sendable {
   /// Checks the options before any work starts.
   /// - Throws: `InputError` naming the option and the accepted range.
   public func check() throws {
+    try score?.rules.validate(file: "score options")
+    try claims?.validate()
+    try analysisOptions.ballAtRest.validate()
     let smoothing = analysisOptions.smoothing
     guard smoothing.cutoff.isFinite, smoothing.cutoff > 0 else {
       throw InputError(file: "cutoff option", "must be a positive number of Hz, got \(smoothing.cutoff)")

@@ -7,7 +7,7 @@ import GRDB
 /// is refused before anything is written to it (`SessionStoreError.newerSchema`).
 enum SessionSchema {
   /// `PRAGMA user_version` after the last step: readable by `sqlite3` without GRDB.
-  static let version = 1
+  static let version = 2
 
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
@@ -72,7 +72,13 @@ enum SessionSchema {
         t.column("content", .blob).notNull()
         t.primaryKey(["sessionId", "name"])
       }
-      try db.execute(sql: "PRAGMA user_version = \(version)")
+      try db.execute(sql: "PRAGMA user_version = 1")
+    }
+    // The match's story (issue 14): an event's optional fields beyond v1's columns (reason, score,
+    // games, server, hand, zone, joint, duration), as a JSON object; NULL when it has none.
+    migrator.registerMigration("v2-event-story") { db in
+      try db.alter(table: "event") { t in t.add(column: "story", .text) }
+      try db.execute(sql: "PRAGMA user_version = 2")
     }
     return migrator
   }

@@ -68,11 +68,16 @@ extension SessionStore {
           throw SessionStoreError.corrupt("session \(id): unknown event type \(e["type"] as String)")
         }
         let x: Double? = e["x"], y: Double? = e["y"], z: Double? = e["z"]
-        events.append(
-          MatchEvent(
-            type: kind, frame: e["frame"], time: e["time"], track: e["track"],
-            position: x.flatMap { x in y.flatMap { y in z.map { SIMD3(x, y, $0) } } }, speed: e["speed"],
-            surface: e["surface"], side: e["side"], rally: e["rally"]))
+        var event = MatchEvent(
+          type: kind, frame: e["frame"], time: e["time"], track: e["track"],
+          position: x.flatMap { x in y.flatMap { y in z.map { SIMD3(x, y, $0) } } }, speed: e["speed"],
+          surface: e["surface"], side: e["side"], rally: e["rally"])
+        if let story: String = e["story"] {
+          do { try decoder.decode(EventStory.self, from: Data(story.utf8)).apply(to: &event) } catch {
+            throw SessionStoreError.corrupt("session \(id): event \(e["ordinal"] as Int): story is not JSON: \(error)")
+          }
+        }
+        events.append(event)
       }
       var documents: [String: Data] = [:]
       for d in try Row.fetchAll(db, sql: "SELECT name, content FROM document WHERE sessionId = ?", arguments: [id]) {

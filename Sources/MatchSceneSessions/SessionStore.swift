@@ -155,12 +155,12 @@ public final class SessionStore: Sendable {
         let p = e.position
         try db.execute(
           sql: """
-            INSERT INTO event (sessionId, ordinal, type, frame, time, track, x, y, z, speed, surface, side, rally)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
+            INSERT INTO event (sessionId, ordinal, type, frame, time, track, x, y, z, speed, surface, side, rally, story)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """,
           arguments: [
             id, ordinal, e.type.rawValue, e.frame, e.time, e.track, p.map { $0[0] }, p.map { $0[1] },
-            p.map { $0[2] }, e.speed, e.surface, e.side, e.rally,
+            p.map { $0[2] }, e.speed, e.surface, e.side, e.rally, try EventStory(e).json,
           ])
       }
       for (docName, content) in input.documents {

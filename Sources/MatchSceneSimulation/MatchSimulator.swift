@@ -102,10 +102,12 @@ public enum MatchSimulator {
     }
     let match = Match(
       sport: sport.id, fps: fps, skeleton: skeleton, cameras: cameras, frameOffsets: offsets, detections: detections)
-    return SimulatedMatch(
+    var simulated = SimulatedMatch(
       match: match, truth: Reconstruction(fps: fps, skeleton: skeleton, points: points), events: script.events,
       config: config,
       strokes: script.hits.sorted { $0.time < $1.time }.map { SimulatedStroke($0, players: players, fps: fps) }
         .filter { $0.contactFrame < frameCount })
+    simulated.gestures = script.gestures.filter { $0.end * fps < Double(frameCount) }.sorted { $0.start < $1.start }
+    return simulated
   }
 }

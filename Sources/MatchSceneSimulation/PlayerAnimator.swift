@@ -122,6 +122,16 @@ struct PlayerAnimator {
       racket.append((end, true, .local(Self.racketReady * h)))
     }
     twist = HermiteTrack(turns)
+    let gestures = script.gestures.filter { $0.player == player.index }
+    /// An arm held straight up, a little forward and out to its side (the reach caps its length).
+    let freeUp = ArmTarget.local(SIMD3(0.04, -0.05, 0.6) * h), racketUp = ArmTarget.local(SIMD3(0.04, 0.05, 0.6) * h)
+    for g in gestures where g.kind == .smash || g.kind == .stretch {
+      racket += [
+        (g.start, true, .local(Self.racketReady * h)), (g.top, true, racketUp), (g.release, true, racketUp),
+        (g.end, true, .local(Self.racketReady * h)),
+      ]
+    }
+    racket.sort { $0.0 < $1.0 }
     racket = racket.enumerated().filter { i, k in i == 0 || k.0 > racket[i - 1].0 + 1e-9 }.map(\.element)
     racketTimes = racket.map(\.0)
     racketStops = racket.map(\.1)
@@ -133,8 +143,18 @@ struct PlayerAnimator {
       free.append((serve.holdTime - 0.5, true, .local(Self.freeReady * h)))
       free.append((serve.holdTime, true, .world(serve.holdWrist)))
       free.append((serve.tossTime, true, .world(serve.holdWrist)))
-      free.append((serve.tossTime + 0.2, false, .local(Self.freeAfterToss * h)))
+      if let toss = gestures.first(where: { $0.kind == .toss && abs($0.start - serve.tossTime) < 1e-9 }) {
+        free += [(toss.top, true, freeUp), (toss.release, true, freeUp), (toss.end, false, .local(Self.freeAfterToss * h))]
+      } else {
+        free.append((serve.tossTime + 0.2, false, .local(Self.freeAfterToss * h)))
+      }
       free.append((serve.contactTime + 0.4, true, .local(Self.freeReady * h)))
+    }
+    for g in gestures where g.kind == .claim || g.kind == .stretch {
+      free += [
+        (g.start, true, .local(Self.freeReady * h)), (g.top, true, freeUp), (g.release, true, freeUp),
+        (g.end, true, .local(Self.freeReady * h)),
+      ]
     }
     free.sort { $0.0 < $1.0 }
     freeTimes = free.map(\.0)

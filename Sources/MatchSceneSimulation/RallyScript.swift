@@ -30,4 +30,10 @@ struct RallyScript: Sendable {
   var serves: [PlannedServe] = []
   /// Time of each rally's end (ball at rest, gone, or the match over).
   var rallyEnds: [Double] = []
+  /// True `ball_at_rest` events (held on the palm before a serve, lying still after a rally).
+  var rests: [MatchEvent] = []
+  /// Hand raises and other arm gestures between rallies.
+  var gestures: [SimulatedGesture] = []
+  /// True `claim` events of the claim gestures.
+  var claims: [MatchEvent] = []
 }

@@ -23,6 +23,8 @@ struct RallySimulator {
   let config: SimulationConfig
   var rng: SeededGenerator
   var script: RallyScript
+  /// How the rally being played was decided: its winner (player index), why (`point` reasons) and when.
+  var decision: (winner: Int, reason: String, time: Double, position: SIMD3<Double>)?
 
   /// Longest a rally may last after its serve, seconds (a safety net; rallies end much sooner).
   static let maximumRally = 40.0
@@ -78,16 +80,38 @@ struct RallySimulator {
     var holdFrame = Int((0.5 * fps).rounded())
     let firstServer = rng.integer(0...1)
     var rally = 0
+    // The service order and the score by the rules (ITTF 2.11–2.14): the server passes after every
+    // two points, and after every point from 10–10; the next game's first server is the first receiver.
+    var score = ScoreState(rules: config.scoreRules, firstServer: firstServer)
+    var gestures = GesturePlanner(config: config.gestures, seed: config.seed, players: players)
     while holdFrame < frameCount {
       rally += 1
-      // ITTF rule 2.13.3: the service passes to the other player after every two points.
-      let server = (firstServer + (rally - 1) / 2) % 2
+      let server = score.server
+      decision = nil
       let end = playRally(rally, server: server, holdFrame: holdFrame)
       script.rallyEnds.append(end)
-      holdFrame = Int((end * fps).rounded(.up)) + Int((rng.uniform(config.pause) * fps).rounded())
+      let next = Int((end * fps).rounded(.up)) + Int((rng.uniform(config.pause) * fps).rounded())
+      if let d = decision {
+        score.award(to: d.winner)
+        var point = MatchEvent(
+          type: .point, frame: frame(of: d.time), time: d.time, track: players[d.winner].id, position: d.position, rally: rally)
+        point.reason = d.reason
+        point.score = [players[0].id: score.points[0], players[1].id: score.points[1]]
+        point.games = [players[0].id: score.games[0], players[1].id: score.games[1]]
+        point.server = players[score.server].id
+        emit(point)
+        gestures.plan(after: d.time, winner: d.winner, nextHold: time(next), into: &script)
+      }
+      holdFrame = next
     }
+    for rest in script.rests where rest.frame < frameCount { script.events.append(rest) }
+    for var claim in script.claims where gestureFits(claim) {
+      claim.frame = frame(of: claim.time)
+      script.events.append(claim)
+    }
+    script.gestures.removeAll { $0.end * fps >= Double(frameCount) }
     // In time order; at the same instant a rally starts before its first hit.
-    func rank(_ k: MatchEvent.Kind) -> Int { k == .rallyStart ? 0 : k == .rallyEnd ? 2 : 1 }
+    func rank(_ k: MatchEvent.Kind) -> Int { k == .rallyStart ? 0 : k == .rallyEnd ? 2 : k == .point ? 3 : 1 }
     script.events.sort { ($0.time, rank($0.type)) < ($1.time, rank($1.type)) }
     return script
   }
@@ -123,7 +147,14 @@ struct RallySimulator {
         d, pelvis: SIMD3(stanceXY.x, stanceXY.y, stanceHeight), heading: srv.heading, rotation: 0, lean: stanceLean)
     }
     let tossFrame = holdFrame + Int((rng.uniform(0.6...1.0) * fps).rounded())
+    if config.gestures.highTosses {
+      // The free hand follows the toss up above the head for a moment (no random draw: the rallies'
+      // stream is untouched).
+      let t = time(tossFrame)
+      script.gestures.append(SimulatedGesture(kind: .toss, player: server, start: t, top: t + 0.25, release: t + 0.35, end: t + 0.6))
+    }
     for f in holdFrame..<tossFrame { record(f, ballHold) }
+    restTruth(from: holdFrame, until: tossFrame, at: ballHold)
 
     // Toss: nearly vertically, at least 16 cm (rule 2.6.2), struck on the way down.
     let tossHeight = rng.uniform(0.25...0.5)
@@ -154,6 +185,7 @@ struct RallySimulator {
 
     guard let v0 = solveServe(from: ballAtContact, server: srv) else {
       // No legal serve found (never seen in practice): the tossed ball drops and the point is lost.
+      decision = (1 - server, "bad_serve", tContact, ballAtContact)
       return finishRally(rally, state: state, frame: contactFrame, server: server, served: false)
     }
     state.velocity = v0
@@ -208,6 +240,27 @@ struct RallySimulator {
     return Array(contacts.prefix(count))
   }
 
+  /// Records a true `ball_at_rest` from `first` (the ball still from then) to before `end`, when it
+  /// lasts at least the detector's default hold.
+  mutating func restTruth(from first: Int, until end: Int, at position: SIMD3<Double>) {
+    let last = min(end, frameCount) - 1
+    guard Double(last - first + 1) / fps >= Self.restHold else { return }
+    var e = MatchEvent(type: .ballAtRest, frame: first, time: time(first), position: position)
+    e.duration = Double(last - first + 1) / fps
+    script.rests.append(e)
+  }
+
+  /// Whether a claim's gesture ends inside the match.
+  func gestureFits(_ claim: MatchEvent) -> Bool {
+    script.gestures.contains { $0.kind == .claim && abs($0.top + 1.0 - claim.time) < 1e-9 && $0.end * fps < Double(frameCount) }
+  }
+
+  /// The shortest stillness recorded as a true `ball_at_rest`, seconds (the detector's default hold).
+  static let restHold = 0.3
+  /// A rolling ball is at rest, in the truth, from when it stays within this distance of where it
+  /// stops, metres (the detector's smallest radius).
+  static let restTruthRadius = 0.01
+
   // MARK: - Rally
 
   /// The smallest rebound height that counts as a bounce event, metres.
@@ -236,10 +289,19 @@ struct RallySimulator {
     // moment. The ball is still followed (and recorded) until it rests.
     var expectedSides: [Double] = served ? [players[server].side, players[1 - server].side] : []
     var decided = false
-    func decide(at t: Double, _ position: SIMD3<Double>) {
+    var serveShot = served
+    var netSinceHit = false
+    /// The rally is decided: the last hitter wins when the stroke reached the opponent's half (the
+    /// next expected bounce list is empty), else loses it (`PointJudge`'s reasons).
+    func decide(at t: Double, _ position: SIMD3<Double>, tableBounce: Bool = false) {
       guard !decided else { return }
       decided = true
       emit(MatchEvent(type: .rallyEnd, frame: frame(of: t), time: t, position: position, speed: 0, rally: rally))
+      guard served else { return }
+      let good = expectedSides.isEmpty
+      let onOpponent = tableBounce && players[1 - hitter].side * position.x > 0
+      let reason = good ? (onOpponent ? "double_bounce" : "missed_return") : netSinceHit ? "net" : serveShot ? "bad_serve" : "off_table"
+      decision = (good ? hitter : 1 - hitter, reason, t, position)
     }
     while true {
       let contacts = advanceFrame(&state, from: f)
@@ -265,7 +327,7 @@ struct RallySimulator {
           if onTable, let next = expectedSides.first, next * c.position.x > 0 {
             expectedSides.removeFirst()
           } else {
-            decide(at: c.time, c.position)
+            decide(at: c.time, c.position, tableBounce: onTable)
           }
         case .net:
           emit(
@@ -273,10 +335,15 @@ struct RallySimulator {
               type: .net, frame: frame(of: c.time), time: c.time, track: players[hitter].id, position: c.position,
               speed: length(c.velocityAfter), rally: rally))
           awaiting = false
+          if !expectedSides.isEmpty { netSinceHit = true }
         case .rest:
           decide(at: c.time, c.position)
           // The ball lies still until someone picks it up.
           for k in 1...Int((Self.lyingStill * fps).rounded()) { record(f + k, c.position) }
+          // At rest from the first frame the (rolling) ball stays within `restTruthRadius` of where it stops.
+          var still = min(f, frameCount - 1)
+          while still > 0, let p = script.ball[still - 1], length(p - c.position) <= Self.restTruthRadius { still -= 1 }
+          restTruth(from: still, until: f + Int((Self.lyingStill * fps).rounded()) + 1, at: c.position)
           return c.time + Self.lyingStill
         }
       }
@@ -314,6 +381,8 @@ struct RallySimulator {
         MatchEvent(
           type: .hit, frame: f, time: t, track: striker.id, position: state.position, speed: length(v0), rally: rally))
       hitter = striker.index
+      serveShot = false
+      netSinceHit = false
       lastHitTime = t
       receiverBounces = 0
       expectedSides = [players[1 - hitter].side]

@@ -6,6 +6,8 @@ enum RandomStream: UInt64 {
   case rallies = 1
   case players = 2
   case bystander = 3
+  /// Arm gestures between rallies (claims, decoys).
+  case gestures = 4
   /// Detection noise of camera `i` uses `detection + i`.
   case detection = 1000
 

@@ -15,6 +15,9 @@ public struct SimulatedMatch: Sendable {
   public var config: SimulationConfig
   /// The strokes played, in time order (within the match's frames).
   public var strokes: [SimulatedStroke]
+  /// The arm gestures made (claims, decoys, high tosses), in time order; empty unless
+  /// `SimulationConfig.gestures` asks for them.
+  public var gestures: [SimulatedGesture] = []
 
   public init(
     match: Match, truth: Reconstruction, events: [MatchEvent], config: SimulationConfig, strokes: [SimulatedStroke] = []

@@ -77,6 +77,10 @@ public struct SimulationConfig: Sendable, Equatable {
   public var pause: ClosedRange<Double>
   /// Largest internal integration step of the ball, seconds (the frame interval is split evenly).
   public var maxPhysicsStep: Double
+  /// The scoring rules the service order follows (and the true `point` events' score).
+  public var scoreRules = ScoreRules()
+  /// Hand-raise claims and decoy gestures between rallies (off by default).
+  public var gestures = GestureConfig()
 
   public init(
     seed: UInt64 = 1, duration: Double = 30, fps: Double? = nil, rig: RigConfig = .default,
@@ -118,5 +122,7 @@ public struct SimulationConfig: Sendable, Equatable {
     }
     try noise.validate()
     try rig.validate()
+    try scoreRules.validate(file: "simulation")
+    try gestures.validate()
   }
 }

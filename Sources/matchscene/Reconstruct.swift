@@ -75,10 +75,26 @@ struct Reconstruct: ParsableCommand {
     help: "Layout of the tracks table: long (tracks.csv only) or wide (also tracks_wide.csv: one row per frame, x, y, z, error, views per track and joint).")
   var tracksLayout: TracksLayout = .long
 
+  @Option(
+    help: "Who keeps the score: automatic (the rallies, by the rules), claims (players' hand-raise claims only), override (automatic, a claim overrides and disagreements are listed in score.json). Default: match.toml's [score] policy, else automatic.")
+  var scorePolicy: ScorePolicy?
+
+  @Option(help: "Seconds the non-dominant hand must be held up to claim a point (default: match.toml's [score] claim_hold, else 1).")
+  var claimHold: Double?
+
+  @Option(help: "A ball staying within this distance for --rest-hold is at rest (ball_at_rest), e.g. 1cm; default: estimated from the ball track's noise (5 σ, at least 1 cm).")
+  var restRadius: LengthArgument?
+
+  @Option(help: "Seconds the ball must stay within the rest radius for a ball_at_rest event.")
+  var restHold: Double = 0.3
+
   func validate() throws {
     guard cutoff.isFinite, cutoff > 0 else { throw ValidationError("--cutoff must be a positive number of Hz") }
     guard maxGap.isFinite, maxGap >= 0, maxGap <= 60 else { throw ValidationError("--max-gap must be between 0 and 60 seconds") }
     guard ballTrail.isFinite, ballTrail >= 0 else { throw ValidationError("--ball-trail must not be negative") }
+    if let claimHold, !(claimHold >= 0.2 && claimHold <= 10) { throw ValidationError("--claim-hold must lie in 0.2…10 seconds") }
+    guard restHold.isFinite, restHold > 0, restHold <= 60 else { throw ValidationError("--rest-hold must lie in (0, 60] seconds") }
+    if let r = restRadius?.metres, !(r > 0 && r <= 1) { throw ValidationError("--rest-radius must lie in (0, 1] m") }
   }
 
   func run() throws {
@@ -93,6 +109,9 @@ struct Reconstruct: ParsableCommand {
     options.refineCalibration = refineCalibration || refineFocal
     options.refineFocal = refineFocal
     options.zones = zones.map { URL(fileURLWithPath: $0) }
+    options.scorePolicy = scorePolicy
+    if let claimHold { options.claims = ClaimOptions(hold: claimHold) }
+    options.analysisOptions.ballAtRest = BallRestOptions(radius: restRadius?.metres, hold: restHold)
     var output = OutputOptions()
     output.sceneFormats = noScene ? [] : [format]
     output.ballTrail = ballTrail
@@ -133,7 +152,16 @@ struct Reconstruct: ParsableCommand {
     lines.append("Time: " + stages.joined(separator: ", ") + String(format: " (whole run %.2f s).", total))
     if result.analysed {
       let count = { (type: MatchEvent.Kind) in result.events.filter { $0.type == type }.count }
-      lines.append("Events: \(count(.rallyStart)) rallies, \(count(.hit)) hits, \(count(.bounce)) bounces, \(count(.net)) net.")
+      lines.append(
+        "Events: \(count(.rallyStart)) rallies, \(count(.hit)) hits, \(count(.bounce)) bounces, \(count(.net)) net, "
+          + "\(count(.point)) points, \(count(.claim)) claims, \(count(.ballAtRest)) ball at rest.")
+      if let last = result.scores.last(where: { $0.winner != nil }), let points = last.gamePoints, let games = last.games {
+        let ids = points.keys.sorted()
+        lines.append(
+          "Score (\(result.scoreSettings.policy.rawValue)): games " + ids.map { "\($0) \(games[$0] ?? 0)" }.joined(separator: " : ")
+            + ", this game " + ids.map { "\($0) \(points[$0] ?? 0)" }.joined(separator: " : ")
+            + (result.disagreements.isEmpty ? "" : "; \(result.disagreements.count) claim(s) disagree with the rallies"))
+      }
       let zones = Set(result.events.compactMap { $0.type == .zoneEnter ? $0.zone : nil })
       if !zones.isEmpty { lines.append("Zones: \(count(.zoneEnter)) entries into \(zones.count) zone(s), \(count(.zoneExit)) exits.") }
     }
@@ -151,3 +179,5 @@ struct FrameRange: ExpressibleByArgument {
     range = a...b
   }
 }
+
+extension ScorePolicy: ExpressibleByArgument {}

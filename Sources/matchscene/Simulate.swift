@@ -75,6 +75,10 @@ struct Simulate: ParsableCommand {
   @Flag(help: "Simulate a touch drill (a turning player touching two body pads and a fixed one, in order, for --duration seconds) instead of a match, as a one-device folder with drill.toml, zones.toml and truth/drill.json; needs --one-device.")
   var touchDrill = false
 
+  @Flag(
+    help: "Players raise the free hand after points they win (80 %; 10 % wrongly, by the loser), hold the racket arm up or stretch both arms in other pauses, and follow high tosses with the free hand; the truth's claim events say who claimed.")
+  var claims = false
+
   func validate() throws {
     guard duration > 0, duration <= 4 * 3600 else { throw ValidationError("--duration must be in (0, 14400] seconds") }
     if let fps, !(fps > 0) { throw ValidationError("--fps must be positive") }
@@ -101,6 +105,7 @@ struct Simulate: ParsableCommand {
     var config = SimulationConfig()
     config.seed = seed
     config.duration = duration
+    if claims { config.gestures = .claimsAndDecoys }
     config.fps = fps
     config.rig = try rig.map { try RigConfig.read(from: URL(fileURLWithPath: $0)) } ?? .ring(count: cameras)
     if clean {

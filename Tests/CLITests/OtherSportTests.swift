@@ -5,7 +5,8 @@ import TestSupport
 import XCTest
 
 /// `reconstruct` runs the time analysis for every built-in sport: players smoothed with constant bone
-/// lengths, the ball's flights fitted; the events, which need the table, only for table tennis.
+/// lengths, the ball's flights fitted; bounces, hits, net and points, which need the table, only for
+/// table tennis; the ball at rest and the rallies it ends for every sport.
 final class OtherSportTests: XCTestCase {
   func testASportWithoutATableIsAnalysedWithoutEvents() throws {
     let folder = try makeTemporaryFolder()
@@ -17,7 +18,10 @@ final class OtherSportTests: XCTestCase {
     let run = try runMatchScene(["reconstruct", match.path, "-o", analysed.path, "--sport", "tennis", "--no-scene"])
     XCTAssertEqual(run.status, 0, run.stderr)
     XCTAssertTrue(run.stderr.contains("note: ") && run.stderr.contains("Tennis has no table") && run.stderr.contains("skipped"), run.stderr)
-    XCTAssertEqual(try EventsJSON.read(from: analysed.appendingPathComponent("events.json")), [])
+    // No rule engine: no bounces, hits, net or points; the ball's rests and the rallies they end.
+    let events = try EventsJSON.read(from: analysed.appendingPathComponent("events.json"))
+    XCTAssertEqual(Set(events.map(\.type)).subtracting([.ballAtRest, .rallyStart, .rallyEnd]), [])
+    XCTAssertTrue(events.contains { $0.type == .ballAtRest }, "the ball held still on the palm before the serve")
     let plain = try runMatchScene(["reconstruct", match.path, "-o", raw.path, "--sport", "tennis", "--no-scene", "--no-analysis"])
     XCTAssertEqual(plain.status, 0, plain.stderr)
     XCTAssertFalse(plain.stderr.contains("note:"), "nothing skipped when no analysis was asked for")

@@ -134,7 +134,8 @@ final class SettlingBallTests: XCTestCase {
   }
 }
 
-/// Without a table (every sport but table tennis) the analysis fits the ball's flights and reports no events.
+/// Without a table (every sport but table tennis) the analysis fits the ball's flights and reports no
+/// table events, only the rallies the ball's rests and losses bound.
 final class AnalysisWithoutTableTests: XCTestCase {
   func testBallFlightsAreFittedAndNoEventsFound() {
     let fps = 60.0
@@ -152,7 +153,10 @@ final class AnalysisWithoutTableTests: XCTestCase {
       TrackPoint(frame: 60, time: 1, track: "ball", kind: .ball, joint: "ball", position: SIMD3(3, 1, 0.0335), reprojectionPx: 0.5, views: 2))
     let analyser = MatchAnalyzer(table: nil, ball: model, ballRadius: 0.0335)
     let result = analyser.run(Reconstruction(fps: fps, skeleton: Skeleton.builtIn["coco17"]!, points: points))
-    XCTAssertEqual(result.events, [])
+    // No table events; one rally (no rule engine: the ball in play from its first sighting, not lost
+    // for 1 s, to its last), no rest.
+    XCTAssertEqual(result.events.map(\.type), [.rallyStart, .rallyEnd])
+    XCTAssertEqual(result.events.map(\.frame), [0, 60])
     XCTAssertEqual(result.flights.count, 1)
     let ball = Dictionary(result.reconstruction.points.filter { $0.kind == .ball }.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
     XCTAssertEqual(Set(ball.keys), Set(0..<30).union([60]), "every frame seen, and the missed one filled")

@@ -281,30 +281,20 @@ public struct EventDetector: Sendable {
     guard !frames.isEmpty else { return contacts }
     // Ball-at-rest and ball-lost moments, by frame.
     var ends: [Int] = []
-    let restFrames = max(2, Int((options.restDuration * fps).rounded()))
     let lostFrames = Int((options.lostDuration * fps).rounded())
+    // Rest: the observations of the next `restDuration` all lie within `restNoise` of their median
+    // (a die that stopped rolling), and they cover most of that time (`BallRest`).
+    let rests = BallRest.stretches(ball, fps: fps, radius: options.restNoise, hold: options.restDuration)
+    var restIndex = 0
     var i = 0
     while i < frames.count {
-      // Rest: the observations of the next `restDuration` all lie within `restNoise` of their median
-      // (a die that stopped rolling), and they cover most of that time.
       let f = frames[i]
-      var window: [SIMD3<Double>] = []
-      var j = i
-      while j < frames.count, frames[j] - f < restFrames {
-        window.append(ball[frames[j]]!)
-        j += 1
-      }
-      if window.count >= restFrames * 2 / 3 {
-        func median(_ axis: Int) -> Double { window.map { $0[axis] }.sorted()[window.count / 2] }
-        let median = SIMD3(median(0), median(1), median(2))
-        if window.allSatisfy({ length($0 - median) <= options.restNoise }) {
-          ends.append(f)
-          // Skip the rest of the still stretch.
-          var k = j
-          while k < frames.count, length(ball[frames[k]]! - median) <= 2 * options.restNoise { k += 1 }
-          i = k
-          continue
-        }
+      if restIndex < rests.count, rests[restIndex].first == f {
+        ends.append(f)
+        // Skip the rest of the still stretch.
+        while i < frames.count, frames[i] <= rests[restIndex].last { i += 1 }
+        restIndex += 1
+        continue
       }
       if i + 1 < frames.count, frames[i + 1] - f > lostFrames { ends.append(f) }
       i += 1
