@@ -31,7 +31,10 @@ extension MatchPipeline {
         .run(motion).motion
     }
     let venue = VenueFrame(venueFromWorld: .identity, source: .given)
-    let events = Self.addingZoneEvents([], zones: zones, motion: motion, venue: venue)
+    // The story one device can tell: hand-raise claims (the detector needs no ball: the racket hand is
+    // the faster one) and zone entries, with the event definitions of a camera match.
+    let claims = options.analysis ? motion.handRaiseClaims(options: options.claims ?? ClaimOptions()) : []
+    let events = Self.addingZoneEvents(claims, zones: zones, motion: motion, venue: venue).sorted { $0.frame < $1.frame }
     clock.lap("analyse")
     var report = ReconstructionReport(motion: motion)
     report.sport = sport.id
