@@ -8,20 +8,23 @@ import MatchSceneExport
 /// Output formats of the 3D scene.
 public enum SceneFormat: String, Sendable, CaseIterable {
   case glb, gltf
-  /// ASCII FBX through assimp (assimp 5.2's binary FBX does not re-import, so it is not offered).
+  /// Binary FBX 7.4 by Blender's FBX exporter from our GLB (`BlenderFBX`): what Blender, Unity and Maya
+  /// open, cameras at their poses, metres. Needs Blender. (Before: assimp's ASCII FBX, now `fbxAscii`.)
   case fbx
+  /// ASCII FBX through assimp, for tools that read it (assimp, the FBX SDK); Blender refuses ASCII FBX.
+  case fbxAscii = "fbx-ascii"
   /// Collada through assimp: the `match` animation only (see `SceneExport.write`).
   case dae
   /// A static OBJ of the first frame through assimp (OBJ has no animation).
   case obj
 
   /// `scene.glb`, `scene.gltf`, …
-  public var fileName: String { "scene.\(rawValue)" }
+  public var fileName: String { self == .fbxAscii ? "scene.fbx" : "scene.\(rawValue)" }
   /// assimp's export format id; nil for the formats we write ourselves.
   public var assimpFormat: String? {
     switch self {
-    case .glb, .gltf: nil
-    case .fbx: "fbxa"
+    case .glb, .gltf, .fbx: nil
+    case .fbxAscii: "fbxa"
     case .dae: "collada"
     case .obj: "obj"
     }
@@ -63,7 +66,7 @@ public enum SceneExport {
   ) throws -> URL {
     var options = options
     let throughAssimp = format.assimpFormat != nil
-    options.rotationEncoding = floatRotations || throughAssimp ? .float : .normalizedShort
+    options.rotationEncoding = floatRotations || throughAssimp || format == .fbx ? .float : .normalizedShort
     options.sharedKeysPerNode = throughAssimp
     // assimp 5.2 is given unrigged players (a mesh per keypoint and limb node, as before the skins) and
     // no light: its exporters' handling of glTF skins and KHR_lights_punctual is untested here.
@@ -80,7 +83,12 @@ public enum SceneExport {
     switch format {
     case .glb: try GLTFWriter.writeGLB(document, to: destination)
     case .gltf: try GLTFWriter.writeGLTF(document, to: destination)
-    case .fbx, .dae, .obj:
+    case .fbx:
+      let temporary = folder.appendingPathComponent(".scene-for-blender-\(UUID().uuidString).glb")
+      defer { try? FileManager.default.removeItem(at: temporary) }
+      try GLTFWriter.writeGLB(document, to: temporary)
+      try BlenderFBX.convert(temporary, to: destination)
+    case .fbxAscii, .dae, .obj:
       let temporary = folder.appendingPathComponent(".scene-for-assimp-\(UUID().uuidString).glb")
       defer { try? FileManager.default.removeItem(at: temporary) }
       // assimp binds animations by node name: repeated keypoint names become `P2/nose` and so on.

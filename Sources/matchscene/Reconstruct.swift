@@ -29,7 +29,7 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "Write tracks.csv only, no scene.glb.")
   var noScene = false
 
-  @Option(help: "Scene format: glb (default), gltf (+ .bin), fbx (ASCII), dae, obj (static) — the last three through assimp.")
+  @Option(help: "Scene format: glb (default), gltf (+ .bin), fbx (binary, by Blender's exporter: needs Blender), fbx-ascii, dae, obj (static) — the last three through assimp.")
   var format: SceneFormat = .glb
 
   @Flag(help: "Skip the time analysis: write the per-frame triangulation as it is (no smoothing, bone lengths, ball physics or events).")

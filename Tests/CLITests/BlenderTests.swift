@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+import MatchScenePipeline
 
 /// The scenes `matchscene reconstruct` writes, opened in Blender (Debian's 3.4.1, headless) the way a
 /// user opens them: `Examples/blender/import_matchscene.py`, which calls Blender's own glTF importer.
@@ -97,6 +98,24 @@ final class BlenderTests: XCTestCase {
     XCTAssertEqual(try XCTUnwrap(viaFBX["fps"] as? Double), 60, accuracy: 1e-9, "the capture rate")
     let head = try FileHandle(forReadingFrom: fbx).readData(ofLength: 20)
     XCTAssertEqual(String(decoding: head.prefix(18), as: UTF8.self), "Kaydara FBX Binary", "binary FBX")
+  }
+
+  /// `reconstruct --format fbx`: a binary FBX (Blender's exporter, run by matchscene) that Blender imports
+  /// with the cameras at the calibration, in metres, at the capture rate; the script it runs is the example.
+  func testFormatFBXIsABinaryFBXWithTheCamerasAtTheCalibration() throws {
+    _ = try Blender.executable()
+    let example = Blender.packageRoot.appendingPathComponent("Examples/blender/import_matchscene.py")
+    XCTAssertEqual(BlenderFBX.script, try String(contentsOf: example, encoding: .utf8).replacingOccurrences(
+      of: "\n$", with: "", options: .regularExpression), "BlenderFBX.script is the example script")
+    let out = try reconstruct(["--format", "fbx"])
+    let fbx = out.appendingPathComponent("scene.fbx")
+    let head = try FileHandle(forReadingFrom: fbx).readData(ofLength: 18)
+    XCTAssertEqual(String(decoding: head, as: UTF8.self), "Kaydara FBX Binary")
+    let json = out.appendingPathComponent("cameras-fbx.json")
+    let cameras = try Blender.run(script: "check_cameras.py", arguments: [fbx.path, calibration(out).path, json.path], json: json)
+    try assertCameras(cameras, count: 4, "reconstruct --format fbx")
+    XCTAssertEqual(try XCTUnwrap(cameras["unitScale"] as? Double), 1, accuracy: 1e-9, "metres")
+    XCTAssertEqual(try XCTUnwrap(cameras["fps"] as? Double), 60, accuracy: 1e-9, "the capture rate")
   }
 
   /// `--format dae`: the cameras sit at their calibrated poses with the calibrated field of view in

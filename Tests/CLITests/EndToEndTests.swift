@@ -95,12 +95,13 @@ final class EndToEndTests: XCTestCase {
     return types
   }
 
-  /// `--format fbx|dae` with keyframe reduction re-import with the match's duration and reduced ball keys;
+  /// `--format fbx-ascii|dae` (assimp) with keyframe reduction re-import with the match's duration and reduced ball keys;
   /// `--float-rotations` writes Float32 rotations into scene.glb.
   func checkReducedAssimpFormats(match: URL, folder: URL, duration: Double) throws {
-    for format in ["fbx", "dae"] {
+    for flag in ["fbx-ascii", "dae"] {
+      let format = flag == "fbx-ascii" ? "fbx" : flag
       let out = folder.appendingPathComponent("out-\(format)")
-      let run = try runMatchScene(["reconstruct", match.path, "-o", out.path, "--format", format, "--keyframe-tolerance", "1mm"])
+      let run = try runMatchScene(["reconstruct", match.path, "-o", out.path, "--format", flag, "--keyframe-tolerance", "1mm"])
       XCTAssertEqual(run.status, 0, run.stderr)
       let scene = try AssimpScene(contentsOf: out.appendingPathComponent("scene.\(format)"))
       let names = Set(scene.nodes.map(\.name))

@@ -160,7 +160,7 @@ public final class LocalSlurm {
 
   public func cancel(_ job: String) throws { try run("/usr/bin/scancel", [job]) }
 
-  /// Ends the daemons (SIGTERM to each pid file's process).
+  /// Ends the daemons (SIGTERM to each pid file's process) and removes the cluster's folder.
   public func stop() {
     for name in ["slurmd", "slurmctld", "munged"] {
       if let text = try? String(contentsOf: folder.appendingPathComponent("\(name).pid"), encoding: .utf8),
@@ -170,6 +170,7 @@ public final class LocalSlurm {
       }
     }
     Thread.sleep(forTimeInterval: 1)
+    try? FileManager.default.removeItem(at: folder)
   }
 
   deinit { stop() }
