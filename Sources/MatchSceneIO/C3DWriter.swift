@@ -166,14 +166,21 @@ public enum C3DWriter {
   }
 
   @inline(__always) private static func appendFloats(_ out: inout [UInt8], _ a: Float, _ b: Float, _ c: Float, _ d: Float) {
-    for value in [a, b, c, d] {
-      let v = value.bitPattern
-      out.append(UInt8(v & 0xff))
-      out.append(UInt8((v >> 8) & 0xff))
-      out.append(UInt8((v >> 16) & 0xff))
-      out.append(UInt8(v >> 24))
-    }
+    appendFloat(&out, a)
+    appendFloat(&out, b)
+    appendFloat(&out, c)
+    appendFloat(&out, d)
   }
+
+  /// One IEEE Float32, little-endian (C3D processor type 84).
+  @inline(__always) private static func appendFloat(_ out: inout [UInt8], _ value: Float) {
+    let v = value.bitPattern
+    out.append(UInt8(v & 0xff))
+    out.append(UInt8((v >> 8) & 0xff))
+    out.append(UInt8((v >> 16) & 0xff))
+    out.append(UInt8(v >> 24))
+  }
+
 }
 
 /// Metres on the object per pixel of image error at a point: the mean over the cameras it lies in front

@@ -9,15 +9,12 @@ struct CSVScanner {
 
   /// Calls `body` with each line's 1-based number and its field ranges (one empty range for an empty
   /// line). The ranges array is reused between calls: do not keep it.
-  /// - Parameters:
-  ///   - range: the bytes to scan (whole lines: start at a line's start); default all.
-  ///   - firstLine: the number of the line `range` starts with.
-  func forEachLine(
-    in range: Range<Int>? = nil, firstLine: Int = 1, _ body: (_ line: Int, _ fields: [Range<Int>]) throws -> Void
-  ) rethrows {
+  /// - Parameter range: the bytes to scan (whole lines: start at a line's start); default all. Lines are
+  ///   numbered from 1 at its start.
+  func forEachLine(in range: Range<Int>? = nil, _ body: (_ line: Int, _ fields: [Range<Int>]) throws -> Void) rethrows {
     var fields: [Range<Int>] = []
     fields.reserveCapacity(16)
-    var lineNumber = firstLine - 1
+    var lineNumber = 0
     var start = range?.lowerBound ?? 0
     let n = range?.upperBound ?? bytes.count
     while start < n {

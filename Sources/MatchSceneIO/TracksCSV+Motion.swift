@@ -22,10 +22,10 @@ extension TracksCSV {
     // Whole lines in parallel, a few MB each at least; each chunk numbers its own tracks, merged below in
     // order of first appearance in the file.
     let chunks = csv.lineChunks(max(1, min(ProcessInfo.processInfo.activeProcessorCount, bytes.count / max(1, minimumChunkBytes))))
-    // Each chunk numbers its lines from 1; an error's line is made absolute by counting the lines before
+    // Each chunk numbers its lines from 1 (`forEachLine(in:)`); an error's line is made absolute by counting the lines before
     // its chunk (only then: counting costs a pass over the text).
     let results = try parallelMap(Array(chunks.enumerated())) { k, chunk in
-      Result { try motionRows(csv, chunk, firstLine: 1, isFirst: k == 0, skeleton: skeleton, kinds: kinds, file: file) }
+      Result { try motionRows(csv, chunk, isFirst: k == 0, skeleton: skeleton, kinds: kinds, file: file) }
     }
     // The error of the earliest line, whichever chunk finished first.
     let parts = try results.enumerated().map { k, result in
@@ -66,7 +66,7 @@ extension TracksCSV {
 
   /// Parses the lines of `range` (the header among them when `isFirst`).
   static func motionRows(
-    _ csv: CSVScanner, _ range: Range<Int>, firstLine: Int, isFirst: Bool, skeleton: Skeleton, kinds: Set<TrackKind>,
+    _ csv: CSVScanner, _ range: Range<Int>, isFirst: Bool, skeleton: Skeleton, kinds: Set<TrackKind>,
     file: String
   ) throws -> MotionRows {
     let bytes = csv.bytes
@@ -93,7 +93,7 @@ extension TracksCSV {
     var trackOf: [String: Int] = [:]
     var lo = Int.max, hi = Int.min
     out.rows.reserveCapacity(range.count / 70)
-    try csv.forEachLine(in: range, firstLine: firstLine) { line, f in
+    try csv.forEachLine(in: range) { line, f in
       guard try checkLine(line, f, csv: csv, file: file, sawHeader: &out.sawHeader) else { return }
       func fail(_ column: String, _ range: Range<Int>, _ expected: String) -> InputError {
         failure(line, column, range, expected, csv: csv, file: file)
