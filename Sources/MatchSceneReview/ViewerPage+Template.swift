@@ -15,6 +15,8 @@ extension ViewerPage {
       #time { flex: 1; }
       #overlay { position: absolute; top: 8px; right: 8px; width: 320px; max-height: 60%; overflow: auto; background: rgba(0,0,0,.55); padding: 8px; border-radius: 6px; }
       #score { font-size: 20px; font-weight: 600; margin-bottom: 2px; }
+      #score:empty { display: none; }
+      #overlay:has(> #score:empty):has(> #games:empty):has(> #events:empty) { display: none; }
       #games { opacity: .8; margin-bottom: 6px; }
       #errors { position: absolute; top: 8px; left: 8px; margin: 0; color: #ff7070; white-space: pre-wrap; max-width: 50%; }
       #errors:empty { display: none; }
@@ -183,7 +185,10 @@ extension ViewerPage {
         const last = point || scores[scores.length - 1];
         const names = extras.players || {};
         const ids = [...new Set((last && last.score ? Object.keys(last.score) : ["P1", "P2"]).concat(Object.keys(names)))].sort();
-        $("score").textContent = ids.map((k) => `${label(k)} ${last && last.score && last.score[k] !== undefined ? last.score[k] : 0}`).join(" : ");
+        // A match with no point anywhere (a floor sport, a drill) has no score to show.
+        const scored = events.some((e) => e.type === "point") || (extras.score || []).length > 0;
+        $("score").textContent = !scored ? "" :
+          ids.map((k) => `${label(k)} ${last && last.score && last.score[k] !== undefined ? last.score[k] : 0}`).join(" : ");
         const games = point && point.games ? "games " + ids.map((k) => point.games[k] || 0).join(" : ") : "";
         $("games").textContent = [games, point && point.server ? "serve " + label(point.server) : ""].filter(Boolean).join(" · ");
       }
@@ -205,12 +210,20 @@ extension ViewerPage {
       /// 35° off the long axis of their box and 28° above the floor, at the distance that fits them.
       function frame(root) {
         root.updateMatrixWorld(true);
-        const box = new THREE.Box3(), part = new THREE.Box3();
+        const box = new THREE.Box3(), part = new THREE.Box3(), point = new THREE.Vector3(), scale = new THREE.Vector3();
         root.traverse((o) => {
           const venue = o.isMesh && o.material && /^(table|net|lines|legs|court|posts)$/.test(o.material.name);
-          const person = o.userData && o.userData.kind === "player";
-          if (venue || person) box.union(part.setFromObject(o));
+          if (venue) box.union(part.setFromObject(o));
+          if (!o.userData || o.userData.kind !== "player") return;
+          // A person's extent is where its joints are now (a skinned body's bounds are those of its
+          // bind pose, which framed a floor sport's whole 40 m floor with the players tiny in it);
+          // joints without data now (scaled to zero) do not count; people hidden by the address do.
+          o.traverse((joint) => {
+            if (joint.isMesh || joint.getWorldScale(scale).x < 1e-9) return;
+            box.expandByPoint(joint.getWorldPosition(point));
+          });
         });
+        if (!box.isEmpty()) box.expandByScalar(0.3);
         if (box.isEmpty()) box.setFromObject(root);
         if (box.isEmpty()) return;
         const center = box.getCenter(new THREE.Vector3()), size = box.getSize(new THREE.Vector3());
