@@ -25,6 +25,7 @@ extension CameraSync {
   /// frame's people and ball candidates, each paired with the nearest in the other frame within a gate;
   /// unpaired ones and keypoints missing in the other frame are kept from the nearer frame).
   public static func resampled(_ detections: CameraDetections, phase: Double) -> CameraDetections {
+    guard phase != 0 else { return detections }
     var out = CameraDetections()
     let frames = Set(detections.people.keys).union(detections.balls.keys)
     for k in frames {
@@ -39,7 +40,7 @@ extension CameraSync {
         let others = detections.balls[far] ?? []
         out.balls[k] = balls.map { b in
           guard let o = others.min(by: { gap(b, $0) < gap(b, $1) }), gap(b, o) <= 150 else { return b }
-          return BallDetection2D(x: b.x + w * (o.x - b.x), y: b.y + w * (o.y - b.y), confidence: min(b.confidence, o.confidence))
+          return BallDetection2D(x: b.x + w * (o.x - b.x), y: b.y + w * (o.y - b.y), confidence: b.confidence)
         }
       }
     }
@@ -60,7 +61,7 @@ extension CameraSync {
     guard let other = others.min(by: { meanGap($0) < meanGap($1) }), meanGap(other) <= 80 else { return person }
     var out = person
     for (j, (a, b)) in zip(person.keypoints, other.keypoints).enumerated() where a.isDetected && b.isDetected {
-      out.keypoints[j] = Keypoint2D(x: a.x + w * (b.x - a.x), y: a.y + w * (b.y - a.y), confidence: min(a.confidence, b.confidence))
+      out.keypoints[j] = Keypoint2D(x: a.x + w * (b.x - a.x), y: a.y + w * (b.y - a.y), confidence: a.confidence)
     }
     return out
   }

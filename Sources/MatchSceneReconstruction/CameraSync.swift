@@ -11,8 +11,11 @@ public struct CameraSyncOptions: Sendable, Equatable {
   public var truncationPx = 8.0
   /// Keypoints below this confidence are ignored.
   public var minConfidence = 0.3
-  /// People are compared every `personFrameStride` reference frames (the ball at every frame).
+  /// People are compared every `personFrameStride` reference frames when finding the phase (the ball
+  /// at every frame)…
   public var personFrameStride = 3
+  /// … and every `searchPersonFrameStride` frames when searching whole frames (many candidates).
+  public var searchPersonFrameStride = 12
   /// Fewest compared observations for an offset to count.
   public var minPairs = 30
   /// A whole-frame offset is decisive when its cost is below this share of the best offset at least
@@ -218,7 +221,7 @@ public struct CameraSync: Sendable {
           sum += min(e * e, cap)
           count += 1
         }
-        guard f % options.personFrameStride == 0, let ps = reference.people[f], let qs = other.people[f + d] else {
+        guard f % options.searchPersonFrameStride == 0, let ps = reference.people[f], let qs = other.people[f + d] else {
           continue
         }
         for p in ps {

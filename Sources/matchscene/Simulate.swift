@@ -154,20 +154,8 @@ struct Simulate: ParsableCommand {
     let destination = URL(fileURLWithPath: output)
     // A simulated match is an input folder: never replaced without --force.
     try OutputFolder.replace(destination, force: force, replaceable: { _ in false }) { staging in
-      guard let frames = simulated.match.frameRange else { return }
-      if config.unsync.simulate {
-        // Each camera's files cover its own frames (its whole-frame offset applied), but match.toml says
-        // nothing of the offsets: finding them is the reconstruction's job.
-        var written = simulated.match
-        for clock in simulated.clocks { written.frameOffsets[clock.camera, default: 0] += clock.frames }
-        try MatchFolder.write(written, to: staging, frames: 0...(simulated.truth.points.map(\.frame).max() ?? 0))
-        let configURL = staging.appendingPathComponent("match.toml")
-        var matchConfig = try MatchConfig.read(from: configURL)
-        matchConfig.frameOffsets = simulated.match.frameOffsets.filter { $0.value != 0 }
-        try matchConfig.write(to: configURL)
-      } else {
-        try MatchFolder.write(simulated.match, to: staging, frames: frames)
-      }
+      guard simulated.match.frameRange != nil else { return }
+      try simulated.writeMatchFolder(to: staging)
       try TracksCSV.write(simulated.truth.points, to: staging.appendingPathComponent("truth/tracks.csv"))
       try EventsJSON.write(simulated.events, to: staging.appendingPathComponent("truth/events.json"))
       try SimulatedStroke.jsonData(simulated.strokes).write(to: staging.appendingPathComponent("truth/strokes.json"))
