@@ -23,7 +23,8 @@ extension CameraSync {
   /// One camera's detections at times shifted by `phase` frames: frame k gets what the camera would
   /// have seen at k + phase, interpolated linearly between frames ⌊k + phase⌋ and the next (the nearer
   /// frame's people and ball candidates, each paired with the nearest in the other frame within a gate;
-  /// unpaired ones and keypoints missing in the other frame are kept from the nearer frame).
+  /// unpaired people and keypoints missing in the other frame are kept from the nearer frame, unpaired
+  /// ball candidates are dropped).
   public static func resampled(_ detections: CameraDetections, phase: Double) -> CameraDetections {
     guard phase != 0 else { return detections }
     var out = CameraDetections()
@@ -36,12 +37,14 @@ extension CameraSync {
         let others = detections.people[far] ?? []
         out.people[k] = people.map { interpolate($0, others, w) }
       }
-      if let balls = detections.balls[near] {
-        let others = detections.balls[far] ?? []
-        out.balls[k] = balls.map { b in
-          guard let o = others.min(by: { gap(b, $0) < gap(b, $1) }), gap(b, o) <= 150 else { return b }
+      // A ball candidate without a partner in the other frame is dropped: the ball moves up to tens of
+      // pixels a frame, so a detection kept at the wrong time would pull the ball off by centimetres.
+      if let balls = detections.balls[near], let others = detections.balls[far] {
+        let paired = balls.compactMap { b -> BallDetection2D? in
+          guard let o = others.min(by: { gap(b, $0) < gap(b, $1) }), gap(b, o) <= 150 else { return nil }
           return BallDetection2D(x: b.x + w * (o.x - b.x), y: b.y + w * (o.y - b.y), confidence: b.confidence)
         }
+        if !paired.isEmpty { out.balls[k] = paired }
       }
     }
     return out

@@ -12,9 +12,10 @@ public struct CameraSyncOptions: Sendable, Equatable {
   /// Keypoints below this confidence are ignored.
   public var minConfidence = 0.3
   /// People are compared every `personFrameStride` reference frames when finding the phase (the ball
-  /// at every frame)…
+  /// at every frame; every frame in clips under 600 frames)…
   public var personFrameStride = 3
-  /// … and every `searchPersonFrameStride` frames when searching whole frames (many candidates).
+  /// … and every `searchPersonFrameStride` frames when searching whole frames (many candidates; fewer
+  /// in clips under 3600 frames, every frame under 600).
   public var searchPersonFrameStride = 12
   /// Fewest compared observations for an offset to count.
   public var minPairs = 30
@@ -212,6 +213,9 @@ public struct CameraSync: Sendable {
   ) -> CameraSyncEstimate? {
     guard let refFrames = reference.frames else { return nil }
     let cap = options.truncationPx * options.truncationPx
+    // Short clips compare people at more frames (every frame below 300 frames), long matches fewer.
+    let searchStride = max(1, min(options.searchPersonFrameStride, refFrames.count / 300))
+    let phaseStride = max(1, min(options.personFrameStride, refFrames.count / 300))
     // Step 1: whole frames.
     var costs: [Int: (cost: Double, count: Int)] = [:]
     for d in -options.searchFrames...options.searchFrames {
@@ -221,7 +225,7 @@ public struct CameraSync: Sendable {
           sum += min(e * e, cap)
           count += 1
         }
-        guard f % options.searchPersonFrameStride == 0, let ps = reference.people[f], let qs = other.people[f + d] else {
+        guard f % searchStride == 0, let ps = reference.people[f], let qs = other.people[f + d] else {
           continue
         }
         for p in ps {
@@ -245,7 +249,7 @@ public struct CameraSync: Sendable {
     let span = Double(refFrames.count)
     for f in refFrames {
       let block = min(blocks - 1, Int(Double(f - refFrames.lowerBound) / span * Double(blocks)))
-      let people = f % options.personFrameStride == 0 ? reference.people[f] : nil
+      let people = f % phaseStride == 0 ? reference.people[f] : nil
       let ball = reference.balls[f]
       if people == nil && ball == nil { continue }
       for (g, phase) in grid.enumerated() {
