@@ -78,9 +78,10 @@ extension CameraSyncEstimate {
 ///    keypoints as the correspondences.
 /// 2. **Sub-frame phase**: this camera's detections are interpolated linearly in time between its
 ///    frames (the constant-velocity model of Albl et al., "On the two-view geometry of
-///    unsynchronized cameras", CVPR 2017), the same cost is evaluated on a 0.05-frame grid around d, and
-///    a parabola through the three best grid points gives the phase; a block jackknife over the match
-///    gives its uncertainty.
+///    unsynchronized cameras", CVPR 2017), the same cost is evaluated on a 0.05-frame grid around d, then
+///    on a 0.005-frame grid around its best (the ball alone when it gives enough pairs), and a parabola
+///    through the three best grid points gives the phase; a block jackknife over the match gives its
+///    uncertainty.
 ///
 /// The calibration must be roughly right (a few pixels): the cost is epipolar.
 public struct CameraSync: Sendable {
@@ -241,54 +242,64 @@ public struct CameraSync: Sendable {
     let runnerUp = costs.filter { abs($0.key - best.key) >= 2 }.map(\.value.cost).min() ?? cap
     let decisive = best.value.cost < options.decisiveRatio * runnerUp
 
-    // Step 2: the phase, on a grid around the whole-frame offset.
-    let grid = (-14...14).map { Double($0) * 0.05 }
+    // Step 2: the phase, on a 0.05-frame grid around the whole-frame offset (ball and people), then on a
+    // 0.005-frame grid around that (the ball alone when it gives enough pairs: it moves tens of pixels a
+    // frame, the people a few, so the ball fixes the phase far more sharply).
     let blocks = max(1, options.jackknifeBlocks)
-    var sums = [[Double]](repeating: [Double](repeating: 0, count: grid.count), count: blocks)
-    var counts = [[Int]](repeating: [Int](repeating: 0, count: grid.count), count: blocks)
-    let span = Double(refFrames.count)
-    for f in refFrames {
-      let block = min(blocks - 1, Int(Double(f - refFrames.lowerBound) / span * Double(blocks)))
-      let people = f % phaseStride == 0 ? reference.people[f] : nil
-      let ball = reference.balls[f]
-      if people == nil && ball == nil { continue }
-      for (g, phase) in grid.enumerated() {
-        let t = Double(f + best.key) + phase
-        let k0 = Int(t.rounded(.down)), u = t - Double(k0)
-        if let a = ball, let b = Interpolation.balls(other.balls[k0], other.balls[k0 + 1], u),
-          let e = pair.bestDistance(a, b)
-        {
-          sums[block][g] += min(e * e, cap)
-          counts[block][g] += 1
-        }
-        guard let ps = people, let qs = Interpolation.people(other.people[k0], other.people[k0 + 1], u) else {
-          continue
-        }
-        for p in ps {
-          guard let e = qs.compactMap({ pair.personDistance(p, $0) }).min() else { continue }
-          sums[block][g] += min(e * e, cap)
-          counts[block][g] += 1
+    func scan(_ grid: [Double], people usePeople: Bool) -> (sums: [[Double]], counts: [[Int]]) {
+      var sums = [[Double]](repeating: [Double](repeating: 0, count: grid.count), count: blocks)
+      var counts = [[Int]](repeating: [Int](repeating: 0, count: grid.count), count: blocks)
+      let span = Double(refFrames.count)
+      for f in refFrames {
+        let block = min(blocks - 1, Int(Double(f - refFrames.lowerBound) / span * Double(blocks)))
+        let people = usePeople && f % phaseStride == 0 ? reference.people[f] : nil
+        let ball = reference.balls[f]
+        if people == nil && ball == nil { continue }
+        for (g, phase) in grid.enumerated() {
+          let t = Double(f + best.key) + phase
+          let k0 = Int(t.rounded(.down)), u = t - Double(k0)
+          if let a = ball, let b = Interpolation.balls(other.balls[k0], other.balls[k0 + 1], u),
+            let e = pair.bestDistance(a, b)
+          {
+            sums[block][g] += min(e * e, cap)
+            counts[block][g] += 1
+          }
+          guard let ps = people, let qs = Interpolation.people(other.people[k0], other.people[k0 + 1], u) else {
+            continue
+          }
+          for p in ps {
+            guard let e = qs.compactMap({ pair.personDistance(p, $0) }).min() else { continue }
+            sums[block][g] += min(e * e, cap)
+            counts[block][g] += 1
+          }
         }
       }
+      return (sums, counts)
     }
-    func phaseEstimate(leaving left: Int?) -> Double? {
+    /// The phase minimising the mean cost over the blocks but `left`: the best grid point moved to the
+    /// vertex of the parabola through it and its neighbours.
+    func fit(_ grid: [Double], _ scanned: (sums: [[Double]], counts: [[Int]]), leaving left: Int?) -> Double? {
       var total = [Double](repeating: 0, count: grid.count), n = [Int](repeating: 0, count: grid.count)
       for b in 0..<blocks where b != left {
         for g in grid.indices {
-          total[g] += sums[b][g]
-          n[g] += counts[b][g]
+          total[g] += scanned.sums[b][g]
+          n[g] += scanned.counts[b][g]
         }
       }
       let mean = grid.indices.map { n[$0] >= options.minPairs / 2 ? total[$0] / Double(n[$0]) : Double.infinity }
       guard let g = mean.indices.min(by: { mean[$0] < mean[$1] }), mean[g].isFinite else { return nil }
       guard g > 0, g < grid.count - 1, mean[g - 1].isFinite, mean[g + 1].isFinite else { return grid[g] }
-      // Vertex of the parabola through the three grid points.
       let curvature = mean[g - 1] - 2 * mean[g] + mean[g + 1]
       let shift = curvature > 0 ? 0.5 * (mean[g - 1] - mean[g + 1]) / curvature : 0
-      return grid[g] + 0.05 * max(-0.5, min(0.5, shift))
+      return grid[g] + (grid[g + 1] - grid[g]) * max(-0.5, min(0.5, shift))
     }
-    guard let phase = phaseEstimate(leaving: nil) else { return nil }
-    let leaveOut = (0..<blocks).compactMap { phaseEstimate(leaving: $0) }
+    let coarse = (-14...14).map { Double($0) * 0.05 }
+    guard let rough = fit(coarse, scan(coarse, people: true), leaving: nil) else { return nil }
+    let fine = (-12...12).map { rough + Double($0) * 0.005 }
+    var scanned = scan(fine, people: false)
+    if scanned.counts.joined().reduce(0, +) < options.minPairs * fine.count { scanned = scan(fine, people: true) }
+    guard let phase = fit(fine, scanned, leaving: nil) else { return nil }
+    let leaveOut = (0..<blocks).compactMap { fit(fine, scanned, leaving: $0) }
     var sigma = 0.5
     if leaveOut.count >= 2 {
       let n = Double(leaveOut.count)
