@@ -73,13 +73,14 @@ extension CameraSyncEstimate {
 ///    f + d — the ball (one pair per frame) and the people (each reference person paired with the
 ///    person of this camera that fits it best, median over common keypoints). The right offset makes
 ///    the moving ball and limbs consistent with the calibrated epipolar geometry; the others do not.
-///    This is the search over candidate offsets of Sinha & Pollefeys, "Camera network calibration and
+///    The ball decides alone when the two cameras share at least 2 × `minPairs` ball pairs at some
+///    offset. This is the search over candidate offsets of Sinha & Pollefeys, "Camera network calibration and
 ///    synchronization from silhouettes in archived video", IJCV 87(3), 2010, with the ball and
 ///    keypoints as the correspondences.
 /// 2. **Sub-frame phase**: this camera's detections are interpolated linearly in time between its
 ///    frames (the constant-velocity model of Albl et al., "On the two-view geometry of
 ///    unsynchronized cameras", CVPR 2017), the same cost is evaluated on a 0.05-frame grid around d, then
-///    on a 0.005-frame grid around its best (the ball alone when it gives enough pairs), and a parabola
+///    on a 0.005-frame grid around its best, and a parabola
 ///    through the three best grid points gives the phase; a block jackknife over the match gives its
 ///    uncertainty.
 ///
@@ -217,34 +218,40 @@ public struct CameraSync: Sendable {
     // Short clips compare people at more frames (every frame below 300 frames), long matches fewer.
     let searchStride = max(1, min(options.searchPersonFrameStride, refFrames.count / 300))
     let phaseStride = max(1, min(options.personFrameStride, refFrames.count / 300))
-    // Step 1: whole frames.
-    var costs: [Int: (cost: Double, count: Int)] = [:]
+    // Step 1: whole frames. The ball, when the cameras share enough of it, decides alone: it moves tens
+    // of pixels a frame and the people a few, so people's pairs would only dilute its evidence.
+    var ballCosts: [Int: (sum: Double, count: Int)] = [:], peopleCosts: [Int: (sum: Double, count: Int)] = [:]
     for d in -options.searchFrames...options.searchFrames {
-      var sum = 0.0, count = 0
+      var ballSum = 0.0, ballCount = 0, peopleSum = 0.0, peopleCount = 0
       for f in refFrames {
         if let a = reference.balls[f], let b = other.balls[f + d], let e = pair.bestDistance(a, b) {
-          sum += min(e * e, cap)
-          count += 1
+          ballSum += min(e * e, cap)
+          ballCount += 1
         }
         guard f % searchStride == 0, let ps = reference.people[f], let qs = other.people[f + d] else {
           continue
         }
         for p in ps {
           guard let e = qs.compactMap({ pair.personDistance(p, $0) }).min() else { continue }
-          sum += min(e * e, cap)
-          count += 1
+          peopleSum += min(e * e, cap)
+          peopleCount += 1
         }
       }
-      if count >= options.minPairs { costs[d] = (sum / Double(count), count) }
+      ballCosts[d] = (ballSum, ballCount)
+      peopleCosts[d] = (peopleSum, peopleCount)
+    }
+    let useBall = ballCosts.values.contains { $0.count >= 2 * options.minPairs }
+    var costs: [Int: (cost: Double, count: Int)] = [:]
+    for (d, c) in useBall ? ballCosts : peopleCosts where c.count >= options.minPairs {
+      costs[d] = (c.sum / Double(c.count), c.count)
     }
     guard let best = costs.min(by: { $0.value.cost < $1.value.cost || $0.value.cost == $1.value.cost && abs($0.key) < abs($1.key) })
     else { return nil }
     let runnerUp = costs.filter { abs($0.key - best.key) >= 2 }.map(\.value.cost).min() ?? cap
     let decisive = best.value.cost < options.decisiveRatio * runnerUp
 
-    // Step 2: the phase, on a 0.05-frame grid around the whole-frame offset (ball and people), then on a
-    // 0.005-frame grid around that (the ball alone when it gives enough pairs: it moves tens of pixels a
-    // frame, the people a few, so the ball fixes the phase far more sharply).
+    // Step 2: the phase, on a 0.05-frame grid around the whole-frame offset, then on a 0.005-frame grid
+    // around that (the ball, or the people when the ball is not shared enough, as in step 1).
     let blocks = max(1, options.jackknifeBlocks)
     func scan(_ grid: [Double], people usePeople: Bool) -> (sums: [[Double]], counts: [[Int]]) {
       var sums = [[Double]](repeating: [Double](repeating: 0, count: grid.count), count: blocks)
@@ -294,10 +301,9 @@ public struct CameraSync: Sendable {
       return grid[g] + (grid[g + 1] - grid[g]) * max(-0.5, min(0.5, shift))
     }
     let coarse = (-14...14).map { Double($0) * 0.05 }
-    guard let rough = fit(coarse, scan(coarse, people: true), leaving: nil) else { return nil }
+    guard let rough = fit(coarse, scan(coarse, people: !useBall), leaving: nil) else { return nil }
     let fine = (-12...12).map { rough + Double($0) * 0.005 }
-    var scanned = scan(fine, people: false)
-    if scanned.counts.joined().reduce(0, +) < options.minPairs * fine.count { scanned = scan(fine, people: true) }
+    let scanned = scan(fine, people: !useBall)
     guard let phase = fit(fine, scanned, leaving: nil) else { return nil }
     let leaveOut = (0..<blocks).compactMap { fit(fine, scanned, leaving: $0) }
     var sigma = 0.5
