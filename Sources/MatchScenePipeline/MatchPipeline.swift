@@ -65,10 +65,11 @@ public struct MatchPipeline: Sendable {
     var clock = StageClock()
     var input = options.input
     if input.defaultFPSForSport == nil { input.defaultFPSForSport = { try? SportSpec.builtIn($0).defaultFPS } }
-    let loaded = try MatchFolder.load(folder, options: input)
-    var match = loaded.match
+    var loaded = try MatchFolder.load(folder, options: input)
     var diagnostics = DiagnosticLog(onDiagnostic)
     for d in loaded.diagnostics { diagnostics.append(d) }
+    let sync = try synchronise(&loaded, folder: folder, diagnostics: &diagnostics)
+    var match = loaded.match
     let sport = try SportSpec.builtIn(match.sport)
     let range = try Self.frames(options.frames, loaded: loaded, folder: folder)
     let zones = options.analysis ? try zones(folder: folder) : []
@@ -114,6 +115,7 @@ public struct MatchPipeline: Sendable {
     report?.venue = .init(venue)
     report?.playerNames = match.playerNames.isEmpty ? nil : match.playerNames
     report?.calibration = check.map { Self.calibrationFigures($0, refinement: refinement) }
+    report?.sync = sync
     return MatchResult(
       folder: folder, sport: sport, cameras: match.cameras, worldUp: match.worldUp, venue: venue, motion: motion,
       events: events, scores: scores, scoreSettings: settings, disagreements: story.disagreements,

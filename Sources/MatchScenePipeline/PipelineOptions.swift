@@ -39,6 +39,10 @@ public struct PipelineOptions: Sendable {
   /// A `zones.toml` whose zone entries and exits become events (default: the match folder's
   /// `zones.toml`, when there is one).
   public var zones: URL?
+  /// Estimate each camera's time offset from the detections when `match.toml` gives no
+  /// `[frame_offsets]` (`CameraSync`), and use it when a camera is clearly off (`MatchPipeline.synchronise`).
+  public var estimateSync = true
+  public var syncOptions = CameraSyncOptions()
 
   public init() {}
 

@@ -53,6 +53,22 @@ public struct ReconstructionReport: Sendable, Codable {
   /// Per camera: how its calibration agrees with the others (residuals of every detection of the
   /// reconstructed people, used or not), and the correction `--refine-calibration` made.
   public var calibration: [CameraCalibrationFigures]? = nil
+  /// Per camera other than the reference: its clock estimated from the detections (`CameraSync`) and
+  /// whether it was applied; nil when not estimated (`match.toml` gives `[frame_offsets]`, or switched off).
+  public var sync: [CameraSyncFigures]? = nil
+
+  public struct CameraSyncFigures: Sendable, Codable {
+    public var estimate: CameraSyncEstimate
+    /// Whether the whole-frame offset was used.
+    public var appliedFrames: Bool
+    /// Whether the detections were resampled at the phase.
+    public var appliedPhase: Bool
+    public init(estimate: CameraSyncEstimate, appliedFrames: Bool, appliedPhase: Bool) {
+      self.estimate = estimate
+      self.appliedFrames = appliedFrames
+      self.appliedPhase = appliedPhase
+    }
+  }
 
   public struct CameraCalibrationFigures: Sendable, Codable {
     public var name: String

@@ -29,9 +29,15 @@ struct DetectionSynthesizer {
   ///   - pixels: projections of the truth points (nil behind the camera), laid out by `layout`.
   ///   - ballPresent: per frame, whether the ball exists.
   ///   - offset: camera frame minus match frame.
+  ///   - positions: the truth points the pixels project (needed by the occlusion test).
+  ///   - faults: the harder faults' state, when `noise.hasHarderFaults`; nil keeps the plain detector.
   func synthesize(
-    pixels: [SIMD2<Double>?], ballPresent: [Bool], offset: Int, rng: inout SeededGenerator
+    pixels: [SIMD2<Double>?], ballPresent: [Bool], offset: Int, rng: inout SeededGenerator,
+    positions: [SIMD3<Double>] = [], faults: DetectorFaultState? = nil
   ) -> CameraDetections {
+    var faults = faults
+    let occlusion = TorsoOcclusion()
+    let centre = camera.center
     var out = CameraDetections()
     let width = Double(camera.imageSize.width), height = Double(camera.imageSize.height)
     let mirror = Skeleton.coco17.mirrorPairs
@@ -45,10 +51,20 @@ struct DetectionSynthesizer {
         for j in 0..<17 where pixels[base + j].map({ camera.contains($0) }) == true { visible += 1 }
         guard visible >= Self.minimumVisibleKeypoints else { continue }
         var keypoints = [Keypoint2D](repeating: .missing, count: 17)
+        let bodies = faults == nil || noise.occlusionDropRate == 0
+          ? [] : (0..<layout.people).map { positions[layout.person(frame, $0)..<(layout.person(frame, $0) + 17)] }
         for j in 0..<17 {
           guard let p = pixels[base + j], camera.contains(p) else { continue }
           if rng.chance(noise.missRate) { continue }
-          if rng.chance(noise.outlierRate) {
+          if !bodies.isEmpty, faults!.dropsOccluded(),
+            occlusion.isHidden(person: person, joint: j, centre: centre, people: bodies)
+          {
+            continue
+          }
+          if faults != nil, !rng.chance(noise.outlierRate) {
+            let e = faults!.keypointNoise(person: person, joint: j)
+            keypoints[j] = Keypoint2D(x: p.x + e.x, y: p.y + e.y, confidence: rng.uniform(0.6...0.95))
+          } else if faults != nil || rng.chance(noise.outlierRate) {
             let angle = rng.uniform(0...(2 * Double.pi)), r = rng.uniform(30...150)
             keypoints[j] = Keypoint2D(
               x: p.x + r * cos(angle), y: p.y + r * sin(angle), confidence: rng.uniform(0.45...0.85))

@@ -41,29 +41,37 @@ public enum MatchSimulator {
 
     // True points of every frame in one flat array (see FrameLayout).
     let layout = FrameLayout(people: players.count + (bystander == nil ? 0 : 1))
-    var positions = [SIMD3<Double>](repeating: SIMD3(0, 0, -100), count: frameCount * layout.slots)
-    var ballPresent = [Bool](repeating: false, count: frameCount)
-    for frame in 0..<frameCount {
-      let t = Double(frame) / fps
-      let ball = script.ball[frame]
-      for (k, animator) in animators.enumerated() {
-        let joints = animator.joints(at: t, ball: ball)
-        let base = layout.person(frame, k)
-        for j in 0..<17 { positions[base + j] = joints[j] }
+    /// The truth at match times (frame − shift)/fps; shift 0 gives the match's own frames.
+    func truthPoints(shift: Double) -> (positions: [SIMD3<Double>], ballPresent: [Bool]) {
+      var positions = [SIMD3<Double>](repeating: SIMD3(0, 0, -100), count: frameCount * layout.slots)
+      var ballPresent = [Bool](repeating: false, count: frameCount)
+      for frame in 0..<frameCount {
+        let t = (Double(frame) - shift) / fps
+        let ball = shift == 0 ? script.ball[frame] : Self.ball(script.ball, at: Double(frame) - shift)
+        for (k, animator) in animators.enumerated() {
+          let joints = animator.joints(at: t, ball: ball)
+          let base = layout.person(frame, k)
+          for j in 0..<17 { positions[base + j] = joints[j] }
+        }
+        if let bystander {
+          let joints = bystander.joints(at: t)
+          let base = layout.person(frame, players.count)
+          for j in 0..<17 { positions[base + j] = joints[j] }
+        }
+        if let ball {
+          positions[layout.ball(frame)] = ball
+          ballPresent[frame] = true
+        }
       }
-      if let bystander {
-        let joints = bystander.joints(at: t)
-        let base = layout.person(frame, players.count)
-        for j in 0..<17 { positions[base + j] = joints[j] }
-      }
-      if let ball {
-        positions[layout.ball(frame)] = ball
-        ballPresent[frame] = true
-      }
+      return (positions, ballPresent)
     }
+    let (positions, ballPresent) = truthPoints(shift: 0)
 
     // Project into every camera: the truth's view counts, and the detections.
     let cameras = config.rig.cameras.map(\.camera)
+    let clocks = zip(cameras, config.unsync.offsets(cameras: cameras.count, seed: config.seed)).map {
+      SimulatedCameraClock(camera: $0.0.name, offset: $0.1)
+    }
     var views = [Int](repeating: 0, count: positions.count)
     var detections: [String: CameraDetections] = [:]
     var offsets: [String: Int] = [:]
@@ -73,8 +81,20 @@ public enum MatchSimulator {
       var rng = RandomStream.detection.generator(seed: config.seed, index: index)
       let offset = config.rig.cameras[index].frameOffset
       offsets[camera.name] = offset
+      let clock = clocks[index]
+      let seen = clock.phase == 0 ? (positions: positions, ballPresent: ballPresent) : truthPoints(shift: clock.phase)
+      let faults = config.noise.hasHarderFaults
+        ? DetectorFaultState(
+          noise: config.noise, people: layout.people,
+          rng: RandomStream.detectionFaults.generator(seed: config.seed, index: index)) : nil
       detections[camera.name] = DetectionSynthesizer(camera: camera, noise: config.noise, layout: layout)
-        .synthesize(pixels: pixels, ballPresent: ballPresent, offset: offset, rng: &rng)
+        .synthesize(
+          pixels: clock.phase == 0 ? pixels : camera.project(seen.positions), ballPresent: seen.ballPresent,
+          offset: offset + clock.frames, rng: &rng, positions: seen.positions, faults: faults)
+    }
+    var calibrationRNG = RandomStream.calibrationFaults.generator(seed: config.seed)
+    let written = cameras.enumerated().map {
+      config.rig.calibrationError.written($0.element, index: $0.offset, rng: &calibrationRNG)
     }
 
     let skeleton = Skeleton.coco17
@@ -101,13 +121,30 @@ public enum MatchSimulator {
       }
     }
     let match = Match(
-      sport: sport.id, fps: fps, skeleton: skeleton, cameras: cameras, frameOffsets: offsets, detections: detections)
+      sport: sport.id, fps: fps, skeleton: skeleton, cameras: written, frameOffsets: offsets, detections: detections)
     var simulated = SimulatedMatch(
       match: match, truth: Reconstruction(fps: fps, skeleton: skeleton, points: points), events: script.events,
       config: config,
       strokes: script.hits.sorted { $0.time < $1.time }.map { SimulatedStroke($0, players: players, fps: fps) }
         .filter { $0.contactFrame < frameCount })
+    simulated.trueCameras = cameras
+    simulated.clocks = clocks
     simulated.gestures = script.gestures.filter { $0.end * fps < Double(frameCount) }.sorted { $0.start < $1.start }
     return simulated
+  }
+
+  /// The ball at fractional frame `x` by Catmull–Rom interpolation of the frames around it (a cubic
+  /// that is exact for the ball's parabolic flight between contacts); nil when the nearest frame has no
+  /// ball; the nearest frame's ball when a neighbour is missing.
+  static func ball(_ track: [SIMD3<Double>?], at x: Double) -> SIMD3<Double>? {
+    let nearest = Int(x.rounded())
+    guard track.indices.contains(nearest), let near = track[nearest] else { return nil }
+    let i = Int(x.rounded(.down)), u = x - Double(i)
+    func at(_ k: Int) -> SIMD3<Double>? { track.indices.contains(k) ? track[k] : nil }
+    guard let p0 = at(i - 1), let p1 = at(i), let p2 = at(i + 1), let p3 = at(i + 2) else { return near }
+    let u2 = u * u, u3 = u2 * u
+    let a = -0.5 * u3 + u2 - 0.5 * u, b = 1.5 * u3 - 2.5 * u2 + 1
+    let c = -1.5 * u3 + 2 * u2 + 0.5 * u, d = 0.5 * u3 - 0.5 * u2
+    return a * p0 + b * p1 + c * p2 + d * p3
   }
 }

@@ -8,8 +8,14 @@ enum RandomStream: UInt64 {
   case bystander = 3
   /// Arm gestures between rallies (claims, decoys).
   case gestures = 4
+  /// Errors of the written calibration (`CalibrationError`).
+  case calibrationFaults = 5
+  /// Unsynchronised cameras' offsets and phases (`CameraUnsync`).
+  case unsync = 6
   /// Detection noise of camera `i` uses `detection + i`.
   case detection = 1000
+  /// The harder detector faults of camera `i` (bias, correlated noise, occlusion) use `detectionFaults + i`.
+  case detectionFaults = 2000
 
   /// A generator for this stream (`index` distinguishes cameras or players).
   func generator(seed: UInt64, index: Int = 0) -> SeededGenerator {

@@ -72,6 +72,8 @@ public struct CameraPlacement: Sendable, Equatable {
 /// A set of simulated cameras.
 public struct RigConfig: Sendable, Equatable {
   public var cameras: [CameraPlacement]
+  /// How far the written calibration is from these cameras (off by default).
+  public var calibrationError = CalibrationError()
 
   public init(cameras: [CameraPlacement]) { self.cameras = cameras }
 
@@ -109,6 +111,7 @@ public struct RigConfig: Sendable, Equatable {
   /// Checks every camera and that names are unique. - Throws: `InputError`.
   public func validate(file: String = "rig") throws {
     guard !cameras.isEmpty else { throw InputError(file: file, location: .key("camera"), "the rig has no camera") }
+    try calibrationError.validate()
     var seen = Set<String>()
     for camera in cameras {
       try camera.validate(file: file)

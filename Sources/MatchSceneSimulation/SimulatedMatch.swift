@@ -18,6 +18,11 @@ public struct SimulatedMatch: Sendable {
   /// The arm gestures made (claims, decoys, high tosses), in time order; empty unless
   /// `SimulationConfig.gestures` asks for them.
   public var gestures: [SimulatedGesture] = []
+  /// The cameras as they truly are; `match.cameras` is what the calibration says
+  /// (`RigConfig.calibrationError`). Equal unless calibration errors are simulated.
+  public var trueCameras: [Camera] = []
+  /// Each camera's true clock (`SimulationConfig.unsync`); all zero offsets when synchronised.
+  public var clocks: [SimulatedCameraClock] = []
 
   public init(
     match: Match, truth: Reconstruction, events: [MatchEvent], config: SimulationConfig, strokes: [SimulatedStroke] = []

@@ -81,6 +81,8 @@ public struct SimulationConfig: Sendable, Equatable {
   public var scoreRules = ScoreRules()
   /// Hand-raise claims and decoy gestures between rallies (off by default).
   public var gestures = GestureConfig()
+  /// Cameras started at different times and phases (off by default).
+  public var unsync = CameraUnsync()
 
   public init(
     seed: UInt64 = 1, duration: Double = 30, fps: Double? = nil, rig: RigConfig = .default,
@@ -124,5 +126,6 @@ public struct SimulationConfig: Sendable, Equatable {
     try rig.validate()
     try scoreRules.validate(file: "simulation")
     try gestures.validate()
+    try unsync.validate()
   }
 }

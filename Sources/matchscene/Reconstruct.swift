@@ -62,6 +62,10 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "With --refine-calibration, refine focal lengths too.")
   var refineFocal = false
 
+  @Flag(
+    help: "Do not estimate the cameras' time offsets from the detections (by default estimated when match.toml has no [frame_offsets], and used when a camera is clearly off).")
+  var noEstimateSync = false
+
   @Option(help: "Marker names in trc/ and match.c3d: keypoints (the skeleton's, left_wrist) or pose2sim (LWrist, with the derived Hip and Neck, as Pose2Sim's OpenSim setups expect).")
   var markerNames: MarkerNames = .keypoints
 
@@ -108,6 +112,7 @@ struct Reconstruct: ParsableCommand {
     options.analysisOptions.smoothing.maxGap = maxGap
     options.refineCalibration = refineCalibration || refineFocal
     options.refineFocal = refineFocal
+    options.estimateSync = !noEstimateSync
     options.zones = zones.map { URL(fileURLWithPath: $0) }
     options.scorePolicy = scorePolicy
     if let claimHold { options.claims = ClaimOptions(hold: claimHold) }

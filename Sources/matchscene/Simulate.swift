@@ -69,6 +69,21 @@ struct Simulate: ParsableCommand {
   @Flag(help: "No detector faults at all: only pixel noise.")
   var clean = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Detector and rig faults: default, or hard (calibration errors — cam3 5× worse —, a bias per joint, AR(1) Student-t noise, occlusion drops).",
+      valueName: "preset"))
+  var faults: FaultPreset = .default
+
+  @Option(help: "Multiply every pixel noise (keypoints, ball, joint bias) by this factor, after --noise.")
+  var noiseScale: Double = 1
+
+  @Option(
+    help: ArgumentHelp(
+      "Start cameras other than the first up to this many frames early or late, plus a random sub-frame phase; the true offsets go to truth/camera_sync.json, not match.toml.",
+      valueName: "frames"))
+  var unsync: Int = 0
+
   @Option(help: "Also write what one device gives for P1 — mediapipe (pose_world_landmarks) or arkit (joint transforms) — with its noise, and a [device] table in match.toml, so that reconstruct reads the device instead of the cameras.")
   var oneDevice: DeviceConfig.Format?
 
@@ -92,6 +107,8 @@ struct Simulate: ParsableCommand {
         throw ValidationError("--technique is given twice for P\(parsed.player + 1); put all its keys in one value")
       }
     }
+    guard (0...10_000).contains(unsync) else { throw ValidationError("--unsync must be in 0…10000 frames") }
+    guard noiseScale.isFinite, noiseScale >= 0 else { throw ValidationError("--noise-scale must be ≥ 0") }
     guard cameras >= 2 else { throw ValidationError("--cameras must be at least 2") }
     if touchDrill, oneDevice == nil { throw ValidationError("--touch-drill needs --one-device mediapipe or arkit") }
     for (name, rate) in [("miss", missRate), ("swap", swapRate), ("outlier", outlierRate), ("ball-miss", ballMissRate), ("false-ball", falseBallRate)] {
@@ -108,6 +125,11 @@ struct Simulate: ParsableCommand {
     if claims { config.gestures = .claimsAndDecoys }
     config.fps = fps
     config.rig = try rig.map { try RigConfig.read(from: URL(fileURLWithPath: $0)) } ?? .ring(count: cameras)
+    if faults == .hard {
+      config.noise = .hard
+      config.rig.calibrationError = .hard
+    }
+    config.unsync.maxFrames = unsync
     if clean {
       config.noise.missRate = 0
       config.noise.swapRate = 0
@@ -122,6 +144,7 @@ struct Simulate: ParsableCommand {
     if let ballMissRate { config.noise.ballMissRate = ballMissRate }
     if let falseBallRate { config.noise.falseBallRate = falseBallRate }
     config.noise.bystander = bystander && !clean
+    if noiseScale != 1 { config.noise = config.noise.scaled(by: noiseScale) }
     for (i, id) in ["P1", "P2"].enumerated() where leftHanded.contains(id) { config.players[i].handedness = .left }
     for text in technique {
       let parsed = try TechniqueArgument(parsing: text)
@@ -131,11 +154,17 @@ struct Simulate: ParsableCommand {
     let destination = URL(fileURLWithPath: output)
     // A simulated match is an input folder: never replaced without --force.
     try OutputFolder.replace(destination, force: force, replaceable: { _ in false }) { staging in
-      guard let frames = simulated.match.frameRange else { return }
-      try MatchFolder.write(simulated.match, to: staging, frames: frames)
+      guard simulated.match.frameRange != nil else { return }
+      try simulated.writeMatchFolder(to: staging)
       try TracksCSV.write(simulated.truth.points, to: staging.appendingPathComponent("truth/tracks.csv"))
       try EventsJSON.write(simulated.events, to: staging.appendingPathComponent("truth/events.json"))
       try SimulatedStroke.jsonData(simulated.strokes).write(to: staging.appendingPathComponent("truth/strokes.json"))
+      if config.rig.calibrationError.simulate {
+        try CalibrationTOML.write(simulated.trueCameras, to: staging.appendingPathComponent("truth/calibration.toml"))
+      }
+      if config.unsync.simulate {
+        try SimulatedCameraClock.jsonData(simulated.clocks).write(to: staging.appendingPathComponent("truth/camera_sync.json"))
+      }
       if let oneDevice {
         let table = try OneDeviceFolder.writeDevice(MotionModel(simulated.truth), track: "P1", format: oneDevice, seed: seed, to: staging)
         let config = staging.appendingPathComponent("match.toml")
@@ -160,3 +189,11 @@ struct Simulate: ParsableCommand {
 }
 
 extension DeviceConfig.Format: ExpressibleByArgument {}
+
+/// `--faults`: which detector and rig faults the simulator makes.
+enum FaultPreset: String, ExpressibleByArgument, CaseIterable {
+  /// `DetectionNoise()` and a perfect calibration.
+  case `default`
+  /// `DetectionNoise.hard` and `CalibrationError.hard`.
+  case hard
+}
