@@ -114,6 +114,10 @@ public struct MatchPipeline: Sendable {
     report?.venue = .init(venue)
     report?.playerNames = match.playerNames.isEmpty ? nil : match.playerNames
     report?.calibration = check.map { Self.calibrationFigures($0, refinement: refinement) }
+    if report != nil {
+      AllViewsReprojection(minConfidence: options.reconstruction.triangulation.minConfidence)
+        .add(to: &report!, match: match, motion: motion)
+    }
     return MatchResult(
       folder: folder, sport: sport, cameras: match.cameras, worldUp: match.worldUp, venue: venue, motion: motion,
       events: events, scores: scores, scoreSettings: settings, disagreements: story.disagreements,

@@ -149,6 +149,7 @@ struct Reconstruct: ParsableCommand {
     ]
     let export = written.compactMap(\.seconds).reduce(0, +)
     let stages = result.timings.map { String(format: "%@ %.2f s", $0.stage, $0.seconds) } + [String(format: "export %.2f s", export)]
+    if let line = allViewsLine(result) { lines.append(line) }
     lines.append("Time: " + stages.joined(separator: ", ") + String(format: " (whole run %.2f s).", total))
     if result.analysed {
       let count = { (type: MatchEvent.Kind) in result.events.filter { $0.type == type }.count }
@@ -166,6 +167,20 @@ struct Reconstruct: ParsableCommand {
       if !zones.isEmpty { lines.append("Zones: \(count(.zoneEnter)) entries into \(zones.count) zone(s), \(count(.zoneExit)) exits.") }
     }
     return lines.joined(separator: "\n")
+  }
+}
+
+extension Reconstruct {
+  /// The longest person track's median reprojection error per camera over every view where the detector
+  /// found it (used or not), and the views used per point; nil without figures.
+  static func allViewsLine(_ result: MatchResult) -> String? {
+    guard let report = result.report, let track = report.tracks.first(where: { $0.kind != "ball" && $0.allViewsReprojectionPx != nil }),
+      let figures = track.allViewsReprojectionPx
+    else { return nil }
+    let cameras = report.cameras.map { $0.name }.filter { figures[$0] != nil }
+    let medians = cameras.map { String(format: "%@ %.1f", $0, figures[$0]!.median) }.joined(separator: ", ")
+    let views = track.meanViews.map { String(format: "; %.2f views per point", $0) } ?? ""
+    return "Reprojection of \(track.id) over all views where it was detected, median px: \(medians)\(views)."
   }
 }
 
