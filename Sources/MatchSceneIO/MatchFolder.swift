@@ -225,6 +225,7 @@ public enum MatchFolder {
     match.venue = config.venue
     match.playerNames = config.players
     match.scoreSettings = config.score
+    match.viewGateSigmas = config.viewGate
     return LoadedMatch(match: match, diagnostics: diagnostics, commonFrames: common, cameraFrames: cameraFrames)
   }
 

@@ -73,13 +73,15 @@ public struct MatchPipeline: Sendable {
     let range = try Self.frames(options.frames, loaded: loaded, folder: folder)
     let zones = options.analysis ? try zones(folder: folder) : []
     clock.lap("read")
+    var options = self.options
+    if let gate = options.viewGateSigmas ?? match.viewGateSigmas { options.reconstruction.viewGateSigmas = gate > 0 ? gate : nil }
 
     var reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
       progress?("reconstruct", $0, range.count)
     }
     clock.lap("reconstruct")
     let (check, refinement) = try calibrate(
-      &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
+      options: options, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
 
     let venue = options.venue ?? match.venue ?? .assumed(worldUp: match.worldUp)
     let inVenue = venue.isIdentity ? reconstructed.motion : reconstructed.motion.transformed(by: venue.venueFromWorld)
@@ -118,12 +120,14 @@ public struct MatchPipeline: Sendable {
       AllViewsReprojection(minConfidence: options.reconstruction.triangulation.minConfidence)
         .add(to: &report!, match: match, motion: motion)
     }
-    return MatchResult(
+    var result = MatchResult(
       folder: folder, sport: sport, cameras: match.cameras, worldUp: match.worldUp, venue: venue, motion: motion,
       events: events, scores: scores, scoreSettings: settings, disagreements: story.disagreements,
       playerNames: match.playerNames, calibrationCheck: check,
       calibrationRefinement: refinement, report: report, diagnostics: diagnostics.all, frames: range,
       analysed: options.analysis, timings: clock.laps)
+    result.viewsUsed = reconstructed.viewsUsed.renamingTracks(roles.mapValues(\.id))
+    return result
   }
 
   /// Checks each camera against the others on the reconstructed people, warning by name; with
@@ -131,7 +135,7 @@ public struct MatchPipeline: Sendable {
   /// and its scale; with none flagged, the automatic gauge holds one camera and a distance) and
   /// reconstructs again with them.
   func calibrate(
-    _ match: inout Match, _ reconstructed: inout ReconstructionResult, frames range: ClosedRange<Int>, folder: URL,
+    options: PipelineOptions, _ match: inout Match, _ reconstructed: inout ReconstructionResult, frames range: ClosedRange<Int>, folder: URL,
     diagnostics: inout DiagnosticLog, clock: inout StageClock, progress: Progress?
   ) throws -> (CalibrationSelfCheckResult?, CalibrationRefinementResult?) {
     guard options.checkCalibration || options.refineCalibration else { return (nil, nil) }

@@ -36,6 +36,10 @@ public struct PipelineOptions: Sendable {
   public var refineCalibration = false
   /// Also refine focal lengths (with `refineCalibration`).
   public var refineFocal = false
+  /// The view-selection gate in noise units, overriding `match.toml`'s `view_gate`; 0 keeps the fixed
+  /// pixel gate (`reconstruction.triangulation.maxReprojectionPx`). nil: `match.toml`, else
+  /// `reconstruction.viewGateSigmas`.
+  public var viewGateSigmas: Double?
   /// A `zones.toml` whose zone entries and exits become events (default: the match folder's
   /// `zones.toml`, when there is one).
   public var zones: URL?
@@ -54,6 +58,9 @@ public struct PipelineOptions: Sendable {
     }
     guard smoothing.maxGap.isFinite, smoothing.maxGap >= 0, smoothing.maxGap <= 60 else {
       throw InputError(file: "max-gap option", "must be between 0 and 60 seconds, got \(smoothing.maxGap)")
+    }
+    if let gate = viewGateSigmas, !(gate >= 0 && gate <= MatchConfig.maxViewGate) {
+      throw InputError(file: "view-gate option", "must be 0 (the fixed pixel gate) or a number of noise scales up to \(Int(MatchConfig.maxViewGate)), got \(gate)")
     }
     if let fps = input.fps, !(fps.isFinite && fps >= 1 && fps <= 10_000) {
       throw InputError(file: "fps option", "must be between 1 and 10000 frames per second, got \(fps)")

@@ -62,6 +62,10 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "With --refine-calibration, refine focal lengths too.")
   var refineFocal = false
 
+  @Option(
+    help: "View selection: reject a view whose reprojection error exceeds this many of its camera's noise scale (estimated from the match); 0: the fixed 8 px gate. Default: match.toml's view_gate, else 5.")
+  var viewGate: Double?
+
   @Option(help: "Marker names in trc/ and match.c3d: keypoints (the skeleton's, left_wrist) or pose2sim (LWrist, with the derived Hip and Neck, as Pose2Sim's OpenSim setups expect).")
   var markerNames: MarkerNames = .keypoints
 
@@ -94,6 +98,7 @@ struct Reconstruct: ParsableCommand {
     guard ballTrail.isFinite, ballTrail >= 0 else { throw ValidationError("--ball-trail must not be negative") }
     if let claimHold, !(claimHold >= 0.2 && claimHold <= 10) { throw ValidationError("--claim-hold must lie in 0.2…10 seconds") }
     guard restHold.isFinite, restHold > 0, restHold <= 60 else { throw ValidationError("--rest-hold must lie in (0, 60] seconds") }
+    if let viewGate, !(viewGate >= 0 && viewGate <= 100) { throw ValidationError("--view-gate must be 0 or a number of noise scales up to 100") }
     if let r = restRadius?.metres, !(r > 0 && r <= 1) { throw ValidationError("--rest-radius must lie in (0, 1] m") }
   }
 
@@ -108,6 +113,7 @@ struct Reconstruct: ParsableCommand {
     options.analysisOptions.smoothing.maxGap = maxGap
     options.refineCalibration = refineCalibration || refineFocal
     options.refineFocal = refineFocal
+    options.viewGateSigmas = viewGate
     options.zones = zones.map { URL(fileURLWithPath: $0) }
     options.scorePolicy = scorePolicy
     if let claimHold { options.claims = ClaimOptions(hold: claimHold) }
