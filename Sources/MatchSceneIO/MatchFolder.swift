@@ -226,6 +226,7 @@ public enum MatchFolder {
     match.playerNames = config.players
     match.scoreSettings = config.score
     match.viewGateSigmas = config.viewGate
+    match.weighViewsByNoise = config.viewWeights.map { $0 == "noise" }
     return LoadedMatch(match: match, diagnostics: diagnostics, commonFrames: common, cameraFrames: cameraFrames)
   }
 

@@ -75,6 +75,7 @@ public struct MatchPipeline: Sendable {
     clock.lap("read")
     var options = self.options
     if let gate = options.viewGateSigmas ?? match.viewGateSigmas { options.reconstruction.viewGateSigmas = gate > 0 ? gate : nil }
+    if let byNoise = options.weighViewsByNoise ?? match.weighViewsByNoise { options.reconstruction.weighViewsByNoise = byNoise }
 
     var reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
       progress?("reconstruct", $0, range.count)
@@ -85,7 +86,8 @@ public struct MatchPipeline: Sendable {
 
     let venue = options.venue ?? match.venue ?? .assumed(worldUp: match.worldUp)
     let inVenue = venue.isIdentity ? reconstructed.motion : reconstructed.motion.transformed(by: venue.venueFromWorld)
-    var (motion, events) = try analyse(inVenue, sport: sport, venue: venue, folder: folder, diagnostics: &diagnostics)
+    var (motion, events) = try analyse(
+      inVenue, sport: sport, venue: venue, cameras: match.cameras, folder: folder, diagnostics: &diagnostics)
     let roles = options.roles.assign(motion, events: events, area: sport.venueArea, table: try sport.tableGeometry() != nil)
     motion = motion.renamingTracks(roles)
     events = events.renamingTracks(roles)
@@ -168,11 +170,16 @@ public struct MatchPipeline: Sendable {
   /// bounces do not fit the table at the assumed place gets a warning and no events: events found at a
   /// table that is not there would be invented.
   func analyse(
-    _ motion: MotionModel, sport: SportSpec, venue: VenueFrame, folder: URL, diagnostics: inout DiagnosticLog
+    _ motion: MotionModel, sport: SportSpec, venue: VenueFrame, cameras: [Camera], folder: URL,
+    diagnostics: inout DiagnosticLog
   ) throws -> (MotionModel, [MatchEvent]) {
     guard options.analysis else { return (motion, []) }
     let table = try sport.tableGeometry()
-    var analyzer = MatchAnalyzer(table: table, ball: sport.ballModel, ballRadius: sport.ball.radius, options: options.analysisOptions)
+    var analysisOptions = options.analysisOptions
+    if analysisOptions.softBones == nil, options.softBones {
+      analysisOptions.softBones = SoftBoneLengths(metresPerPixel: Self.metresPerPixel(cameras: cameras, worldFromVenue: venue.worldFromVenue))
+    }
+    var analyzer = MatchAnalyzer(table: table, ball: sport.ballModel, ballRadius: sport.ball.radius, options: analysisOptions)
     var analysed = analyzer.run(motion)
     if let table, venue.source == .assumed, let problem = TablePlacementCheck(table: table).problem(with: analysed) {
       diagnostics.append(Diagnostic(.warning, InputError(
@@ -191,6 +198,20 @@ public struct MatchPipeline: Sendable {
           + "players smoothed with constant bone lengths, ball flights fitted with the sport's ball")))
     }
     return (analysed.motion, analysed.events)
+  }
+
+  /// Metres one pixel spans at a venue point: the smallest depth / focal length over the cameras that
+  /// have it in front (the strictest view), else 1 mm.
+  static func metresPerPixel(cameras: [Camera], worldFromVenue: RigidTransform) -> @Sendable (SIMD3<Double>) -> Double {
+    { venuePoint in
+      let world = worldFromVenue.apply(venuePoint)
+      var best = Double.infinity
+      for camera in cameras {
+        let depth = camera.camFromWorld.apply(world).z
+        if depth > 1e-3 { best = min(best, depth / max(camera.fx, camera.fy)) }
+      }
+      return best.isFinite ? best : 1e-3
+    }
   }
 
   /// Most frames one run takes (about 46 h at 60 fps): a range wider than this is a mistake in the input.

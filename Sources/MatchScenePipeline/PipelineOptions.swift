@@ -36,10 +36,18 @@ public struct PipelineOptions: Sendable {
   public var refineCalibration = false
   /// Also refine focal lengths (with `refineCalibration`).
   public var refineFocal = false
+  /// Bone lengths as a weighted term that keeps each joint within its reprojection tolerance
+  /// (`SoftBoneLengths`, the default), or held fixed by moving joints (`BoneLengthConstraint`, false;
+  /// `reconstruct --hard-bones`). Used when `analysisOptions.boneLengths` is on and
+  /// `analysisOptions.softBones` is not set.
+  public var softBones = true
   /// The view-selection gate in noise units, overriding `match.toml`'s `view_gate`; 0 keeps the fixed
   /// pixel gate (`reconstruction.triangulation.maxReprojectionPx`). nil: `match.toml`, else
   /// `reconstruction.viewGateSigmas`.
   public var viewGateSigmas: Double?
+  /// Weigh views by 1 / their camera's noise scale (true) or equally (false), overriding `match.toml`'s
+  /// `view_weights`; nil: that key, else `reconstruction.weighViewsByNoise`.
+  public var weighViewsByNoise: Bool?
   /// A `zones.toml` whose zone entries and exits become events (default: the match folder's
   /// `zones.toml`, when there is one).
   public var zones: URL?

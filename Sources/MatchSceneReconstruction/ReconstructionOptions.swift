@@ -13,6 +13,10 @@ public struct ReconstructionOptions: Sendable {
   /// is Rayleigh: P(r > kσ) = exp(−k²/2)), about the old 8 px gate at the simulator's 1.4 px noise;
   /// the Huber loss (1.345 σ) weighs down what lies between.
   public var viewGateSigmas: Double? = 5
+  /// Adaptive view selection: weigh each view by 1 / its camera's noise scale (maximum likelihood, the
+  /// default), or only gate in noise units and weigh pixels equally (`view_weights = "equal"`: spreads
+  /// the error over every camera, as Pose2Sim does, at the cost of following the noisier ones).
+  public var weighViewsByNoise = true
   /// Adaptive view selection: frames sampled (evenly over the match) to estimate the noise scales.
   public var noiseSampleFrames = 150
   /// Association: two detections in different cameras may be the same person when the median

@@ -88,6 +88,7 @@ public struct Reconstructor: Sendable {
     guard let sigmas = options.viewGateSigmas, options.triangulation.robust else { return (fixed, nil) }
     var scaled = options.triangulation
     scaled.gateSigmas = sigmas
+    scaled.noiseWeighting = options.weighViewsByNoise
     let step = max(1, range.count / max(1, options.noiseSampleFrames))
     let sample = Array(Swift.stride(from: range.lowerBound, through: range.upperBound, by: step))
     var triangulator = fixed

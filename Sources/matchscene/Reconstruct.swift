@@ -62,6 +62,12 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "With --refine-calibration, refine focal lengths too.")
   var refineFocal = false
 
+  @Option(help: "View selection: weigh each view by 1 / its camera's noise scale (noise) or equally (equal: spreads the error over every camera, as Pose2Sim does). Default: match.toml's view_weights, else noise.")
+  var viewWeights: ViewWeights?
+
+  @Flag(help: "Hold bone lengths fixed by moving joints (the behaviour before soft bone lengths), instead of weighing them against each joint's reprojection tolerance.")
+  var hardBones = false
+
   @Option(
     help: "View selection: reject a view whose reprojection error exceeds this many of its camera's noise scale (estimated from the match); 0: the fixed 8 px gate. Default: match.toml's view_gate, else 5.")
   var viewGate: Double?
@@ -114,6 +120,8 @@ struct Reconstruct: ParsableCommand {
     options.refineCalibration = refineCalibration || refineFocal
     options.refineFocal = refineFocal
     options.viewGateSigmas = viewGate
+    options.softBones = !hardBones
+    options.weighViewsByNoise = viewWeights.map { $0 == .noise }
     options.zones = zones.map { URL(fileURLWithPath: $0) }
     options.scorePolicy = scorePolicy
     if let claimHold { options.claims = ClaimOptions(hold: claimHold) }
@@ -202,3 +210,8 @@ struct FrameRange: ExpressibleByArgument {
 }
 
 extension ScorePolicy: ExpressibleByArgument {}
+
+/// `--view-weights`.
+enum ViewWeights: String, ExpressibleByArgument, CaseIterable {
+  case noise, equal
+}
