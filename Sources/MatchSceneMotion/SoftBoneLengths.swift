@@ -82,12 +82,7 @@ public struct SoftBoneLengths: Sendable {
     for t in motion.personTracks {
       let track = motion.tracks[t]
       let n = track.frameCount
-      let positions: [[SIMD3<Double>?]] = (0..<n).map { f in
-        (0..<skeleton.count).map { j in
-          let s = track.samples[j * n + f]
-          return s.isPresent ? s.position : nil
-        }
-      }
+      let positions = BoneLengthConstraint.framePositions(track, jointCount: skeleton.count)
       let lengths = BoneLengthConstraint.lengths(of: positions, skeleton: skeleton)
       let spreads = Self.spreads(of: positions, lengths: lengths, skeleton: skeleton)
       for f in 0..<n {
