@@ -23,6 +23,9 @@ public struct SoftBoneLengths: Sendable {
   public var tolerancePx = 2.0
   /// Gauss–Seidel sweeps per frame.
   public var iterations = 30
+  /// σ_b as a share of the bone's measured spread over the track (1: the spread itself, estimated from
+  /// the data; smaller holds lengths stiffer, within each joint's tolerance).
+  public var boneSpreadScale = 1.0
 
   public init(metresPerPixel: @escaping @Sendable (SIMD3<Double>) -> Double) {
     self.metresPerPixel = metresPerPixel
@@ -61,7 +64,7 @@ public struct SoftBoneLengths: Sendable {
         guard current > 1e-9 else { continue }
         let n = d / current
         // C = |q − p| − L; ∇_p C = −n, ∇_q C = n; inverse masses σ², compliance α = σ_b².
-        let wi = sigmas[i] * sigmas[i], wj = sigmas[j] * sigmas[j], alpha = spread * spread
+        let wi = sigmas[i] * sigmas[i], wj = sigmas[j] * sigmas[j], alpha = spread * spread * boneSpreadScale * boneSpreadScale
         let dLambda = (-(current - target) - alpha * lambdas[b]) / (wi + wj + alpha)
         lambdas[b] += dLambda
         joints[i] = p - wi * dLambda * n

@@ -62,22 +62,20 @@ enum PoseTriangulation {
     return obs
   }
 
-  /// Leverage-corrected squared reprojection errors, per camera (pixels²), for `CameraNoise`: every
-  /// joint of every cluster is triangulated with `triangulator` and, for each camera that observed it,
-  /// |r|² · 2 / (2 − h) is returned, where h is the trace of the view's 2×2 block of the weighted least
-  /// squares hat matrix (h = w · tr(J (Σ wᵢ JᵢᵀJᵢ)⁻¹ Jᵀ) for a used view with weight w = confidence / σ²,
-  /// 0 for a view the fit did not use). A view pulls the point towards itself by its leverage, so its
-  /// raw error understates its noise by the factor (2 − h) / 2; the corrected value has the expectation
-  /// 2σ² of an independent 2D residual whatever the view's weight (the studentized residual of
-  /// regression diagnostics: Belsley, Kuh & Welsch, "Regression Diagnostics", 1980, §2.1). Views with
-  /// 2 − h < 0.05 (a view that alone fixes the point) are left out.
+  /// Each view's squared reprojection error and its degrees of freedom, per camera, for `CameraNoise`:
+  /// every joint of every cluster is triangulated with `triangulator`; a view the fit used has 2 − h
+  /// degrees of freedom, h = w · tr(J (Σ wᵢ JᵢᵀJᵢ)⁻¹ Jᵀ) its leverage (the trace of its 2×2 block of the
+  /// weighted least-squares hat matrix, weight w = confidence / σ²), a view it did not use has 2. A view
+  /// pulls the point towards itself by its leverage, so its error understates its noise, the more so the
+  /// more it weighs: E|r|² = σ²(2 − h) when the weights are right (Förstner 1979; Koch, "Parameter
+  /// Estimation and Hypothesis Testing in Linear Models", 1999, §3.6: Helmert's variance components).
   static func correctedSquaredErrors(
     clusters: [PersonCluster], people: [[PersonDetection2D]], cameras: [Camera], keypoints k: Int,
     triangulator: Triangulator
-  ) throws -> [[Double]] {
+  ) throws -> [[CameraNoise.ViewError]] {
     let m = cameras.count
     let obs = observations(views(clusters: clusters, people: people, cameras: m), keypoints: k, cameras: m)
-    var out = Array(repeating: [Double](), count: m)
+    var out = Array(repeating: [CameraNoise.ViewError](), count: m)
     guard !obs.isEmpty else { return out }
     let batch = try triangulator.triangulate(obs)
     let options = triangulator.options
@@ -98,10 +96,10 @@ enum PoseTriangulation {
       }
       guard views.filter(\.used).count >= 2, let inverse = normal.inverse else { continue }
       for view in views {
+        let r = view.residual
         let h = view.used ? view.weight * (inverse.quadratic(view.jacobian.0) + inverse.quadratic(view.jacobian.1)) : 0
         guard 2 - h >= 0.05 else { continue }
-        let r = view.residual
-        out[view.camera].append((r.x * r.x + r.y * r.y) * 2 / (2 - h))
+        out[view.camera].append(.init(squared: r.x * r.x + r.y * r.y, freedom: 2 - h))
       }
     }
     return out

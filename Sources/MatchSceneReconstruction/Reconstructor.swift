@@ -96,9 +96,9 @@ public struct Reconstructor: Sendable {
     for _ in 0..<3 {
       let current = triangulator
       let perFrame = try parallelMap(sample) { try self.correctedSquaredErrors(frame: $0, triangulator: current) }
-      var errors = Array(repeating: [Double](), count: match.cameras.count)
+      var errors = Array(repeating: [CameraNoise.ViewError](), count: match.cameras.count)
       for frameErrors in perFrame { for c in errors.indices { errors[c] += frameErrors[c] } }
-      guard let scales = CameraNoise.scales(squaredErrors: errors) else { break }
+      guard let scales = CameraNoise.scales(views: errors) else { break }
       noise = scales
       triangulator = try Triangulator(cameras: match.cameras, options: scaled, noiseScalesPx: scales)
     }
@@ -136,7 +136,7 @@ public struct Reconstructor: Sendable {
 
   /// The leverage-corrected squared reprojection errors of one frame's people, per camera
   /// (`PoseTriangulation.correctedSquaredErrors`).
-  func correctedSquaredErrors(frame: Int, triangulator: Triangulator) throws -> [[Double]] {
+  func correctedSquaredErrors(frame: Int, triangulator: Triangulator) throws -> [[CameraNoise.ViewError]] {
     let cameras = match.cameras
     let people = cameras.map { match.people(camera: $0.name, frame: frame) }
     let rays = try cameras.indices.map { c -> ViewRays? in
