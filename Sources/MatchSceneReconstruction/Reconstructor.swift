@@ -165,10 +165,23 @@ public struct Reconstructor: Sendable {
       clusters: clusters, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
     // One person split into two clusters (their views never paired up directly) shows as two poses
     // at one place: merge such clusters and triangulate again.
-    let merged = Self.mergeDuplicates(clusters, poses: poses, torso: torso, up: match.worldUp)
+    var merged = Self.mergeDuplicates(clusters, poses: poses, torso: torso, up: match.worldUp)
     if merged.count < clusters.count {
       poses = try PoseTriangulation.triangulate(
         clusters: merged, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
+    }
+    // Two people close together can swap halves in the pairwise association: re-assign every camera's
+    // detections to the poses by projection (twice at most) and merge what then stands at one place.
+    for _ in 0..<2 {
+      guard let again = try PeopleAssociation.reassigned(merged, poses: poses, people: people, cameras: cameras, options: options)
+      else { break }
+      poses = try PoseTriangulation.triangulate(
+        clusters: again, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
+      merged = Self.mergeDuplicates(again, poses: poses, torso: torso, up: match.worldUp)
+      if merged.count < again.count {
+        poses = try PoseTriangulation.triangulate(
+          clusters: merged, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
+      }
     }
     result.poses = poses
     guard let ballTriangulator else { return result }
