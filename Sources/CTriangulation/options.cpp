@@ -13,6 +13,8 @@ extern "C" mstri_options mstri_default_options(void) {
   o.huber_px = 2;
   o.min_views = 2;
   o.max_iterations = 5;
+  o.gate_sigmas = 5;
+  o.noise_weighting = 1;
   return o;
 }
 
@@ -22,6 +24,7 @@ extern "C" mstri_status mstri_check_options(const mstri_options *o) {
                   std::isfinite(o->min_ray_angle) && o->min_ray_angle >= 0 &&
                   std::isfinite(o->max_reprojection_px) && o->max_reprojection_px > 0 &&
                   std::isfinite(o->huber_px) && o->huber_px > 0 && o->min_views >= 2 &&
-                  o->max_iterations >= 0 && o->max_iterations <= 1000;
+                  o->max_iterations >= 0 && o->max_iterations <= 1000 &&
+                  std::isfinite(o->gate_sigmas) && o->gate_sigmas > 0;
   return ok ? MSTRI_OK : MSTRI_INVALID_ARGUMENT;
 }

@@ -29,6 +29,16 @@ extern "C" mstri_status mstri_triangulate(const double *cameras, size_t camera_c
                                           const mstri_options *options, double *points_out,
                                           double *reprojection_out, double *mean_reprojection_out,
                                           uint8_t *used_views_out, int32_t *status_out) {
+  return mstri_triangulate_scaled(cameras, camera_count, nullptr, observations, point_count, options, points_out,
+                                  reprojection_out, mean_reprojection_out, used_views_out, status_out);
+}
+
+extern "C" mstri_status mstri_triangulate_scaled(const double *cameras, size_t camera_count,
+                                                 const double *camera_noise_px, const double *observations,
+                                                 size_t point_count, const mstri_options *options,
+                                                 double *points_out, double *reprojection_out,
+                                                 double *mean_reprojection_out, uint8_t *used_views_out,
+                                                 int32_t *status_out) {
   return mstri::guarded([&]() -> mstri_status {
     const mstri_options opts = options ? *options : mstri_default_options();
     if (mstri_check_options(&opts) != MSTRI_OK) return MSTRI_INVALID_ARGUMENT;
@@ -39,9 +49,12 @@ extern "C" mstri_status mstri_triangulate(const double *cameras, size_t camera_c
       if (!mstri::CameraModel::from(cameras + c * MSTRI_CAMERA_STRIDE, models[c])) {
         return MSTRI_INVALID_ARGUMENT;
       }
+      if (camera_noise_px && !(std::isfinite(camera_noise_px[c]) && camera_noise_px[c] > 0)) {
+        return MSTRI_INVALID_ARGUMENT;
+      }
     }
-    const mstri::Batch batch{models.data(),         camera_count,   observations, &opts,     points_out,
-                             reprojection_out,      mean_reprojection_out, used_views_out, status_out};
+    const mstri::Batch batch{models.data(), camera_count,     observations,          &opts,          camera_noise_px,
+                             points_out,    reprojection_out, mean_reprojection_out, used_views_out, status_out};
     // Threads pay off from a few hundred points on; small batches (one frame) stay on this thread.
     const size_t hardware = std::max(1u, std::thread::hardware_concurrency());
     const size_t threads = std::min<size_t>({hardware, 16, point_count / 256 + 1});

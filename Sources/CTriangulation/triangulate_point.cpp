@@ -29,6 +29,9 @@ struct View {
   double u, v;      ///< observed pixel
   double xn, yn;    ///< normalised undistorted coordinates
   double weight;    ///< confidence (or 1 without confidence weighting)
+  double gateScale; ///< pixels per unit of the rejection gate: the camera's noise scale, or 1
+  double lsScale;   ///< pixels per unit of the refined residual: the noise scale when weighing by it, or 1
+  double dltScale;  ///< extra DLT row weight: focal length / noise scale when weighing by it, or 1
   double error;     ///< pixel reprojection error of the current estimate
   bool used;
   bool hasRay;
@@ -86,7 +89,7 @@ MSTRI_INLINE bool linearTriangulate(const CameraModel *cameras, const std::vecto
     const CameraModel &cam = cameras[view.camera];
     const Eigen::Matrix3d &R = cam.camFromWorld_R;
     const Eigen::Vector3d &t = cam.camFromWorld_t;
-    const double w2 = view.weight * view.weight;
+    const double w2 = view.weight * view.weight * view.dltScale * view.dltScale;
     double a1[3], a2[3];
     for (int k = 0; k < 3; ++k) {
       a1[k] = view.xn * R(2, k) - R(0, k);
@@ -119,9 +122,10 @@ MSTRI_INLINE double huberCost(double r, double delta) {
 /// Robust cost of `point` and (optionally) the Gauss–Newton system, on residuals measured on the
 /// normalised image plane and scaled by the focal lengths (pixels, up to the lens distortion).
 ///
-/// When `views` is writable (`errorsOut`), each used view's `error` receives the residual norm and
-/// `worst` the index of the largest (a view with the point behind it makes the call return false
-/// with that view as the worst).
+/// Each view's residual is divided by its `lsScale` (pixels, or noise units with per-camera noise).
+/// When `views` is writable (`errorsOut`), each used view's `error` receives the residual norm in pixels
+/// and `worst` the index of the largest in units of its `gateScale` (a view with the point behind it
+/// makes the call return false with that view as the worst).
 MSTRI_INLINE bool evaluate(const CameraModel *cameras, const std::vector<View> &views,
                            const Eigen::Vector3d &point, double delta, double &cost, Eigen::Matrix3d *H,
                            Eigen::Vector3d *g, std::vector<View> *errorsOut = nullptr, int *worst = nullptr) {
@@ -143,17 +147,19 @@ MSTRI_INLINE bool evaluate(const CameraModel *cameras, const std::vector<View> &
       return false;
     }
     const double iz = 1 / pz, xz = px * iz, yz = py * iz;
-    const double rx = cam.fx * (xz - view.xn), ry = cam.fy * (yz - view.yn);
+    const double ls = 1 / view.lsScale;
+    const double rx = ls * cam.fx * (xz - view.xn), ry = ls * cam.fy * (yz - view.yn);
     const double norm = std::sqrt(rx * rx + ry * ry);
-    if (errorsOut) (*errorsOut)[i].error = norm;
-    if (worst && norm > worstError) {
-      worstError = norm;
+    if (errorsOut) (*errorsOut)[i].error = norm * view.lsScale;
+    const double gated = norm * view.lsScale / view.gateScale;
+    if (worst && gated > worstError) {
+      worstError = gated;
       *worst = int(i);
     }
     cost += view.weight * huberCost(norm, delta);
     if (H && g) {
       // J = diag(fx, fy)/z · [[1, 0, −x/z], [0, 1, −y/z]] · R, written out row by row.
-      const double ax = cam.fx * iz, ay = cam.fy * iz;
+      const double ax = ls * cam.fx * iz, ay = ls * cam.fy * iz;
       double j0[3], j1[3];
       for (int k = 0; k < 3; ++k) {
         j0[k] = ax * (R(0, k) - xz * R(2, k));
@@ -206,7 +212,7 @@ MSTRI_INLINE bool measure(const CameraModel *cameras, std::vector<View> &views, 
     }
     const double iz = 1 / pz, xz = px * iz, yz = py * iz;
     if (view.used) {
-      const double rx = cam.fx * (xz - view.xn), ry = cam.fy * (yz - view.yn);
+      const double rx = cam.fx * (xz - view.xn) / view.lsScale, ry = cam.fy * (yz - view.yn) / view.lsScale;
       cost += view.weight * huberCost(std::sqrt(rx * rx + ry * ry), delta);
     }
     double u, v;
@@ -233,7 +239,7 @@ constexpr double kDeferredStep = 3e-5;
 ///   `checked` and `checkedCost` then hold the last measured point and its cost, for the caller to
 ///   fall back on if the final pass finds the cost went up.
 MSTRI_INLINE bool refine(const CameraModel *cameras, const std::vector<View> &views,
-                         const mstri_options &options, Eigen::Vector3d &point, double cost, Eigen::Matrix3d H,
+                         const mstri_options &options, double delta, Eigen::Vector3d &point, double cost, Eigen::Matrix3d H,
                          Eigen::Vector3d g, Eigen::Vector3d &checked, double &checkedCost) {
   double lambda = 1e-3;
   for (int iteration = 0; iteration < options.max_iterations; ++iteration) {
@@ -254,7 +260,7 @@ MSTRI_INLINE bool refine(const CameraModel *cameras, const std::vector<View> &vi
       double newCost;
       Eigen::Matrix3d newH;
       Eigen::Vector3d newG;
-      if (evaluate(cameras, views, candidate, options.huber_px, newCost, &newH, &newG) &&
+      if (evaluate(cameras, views, candidate, delta, newCost, &newH, &newG) &&
           newCost <= cost) {
         // Stop when the cost falls by less than 1e-6 of itself.
         const bool converged = cost - newCost <= 1e-6 * cost;
@@ -296,10 +302,58 @@ MSTRI_INLINE bool raysSpreadEnough(const CameraModel *cameras, std::vector<View>
   return false;
 }
 
-/// Triangulates one point from `views` (which it updates: `used`, `error`).
+/// Huber's constant for 95 % efficiency under Gaussian noise, in noise units (Huber 1964; Holland &
+/// Welsch, "Robust regression using iteratively reweighted least-squares", 1977).
+constexpr double kHuberSigmas = 1.345;
+
+/// Views up to which every subset is tried when the worst-first rejection drops any (2⁶ DLT solves).
+constexpr size_t kSubsetSearchViews = 6;
+
+/// After the worst-first rejection kept `kept` views: the largest subset of more than `kept` views whose
+/// residuals all lie within `gate` (in gate units), least robust cost among subsets of that size. On
+/// success the views' `used` flags, `point`, `cost`, `H` and `g` describe it and the size is returned;
+/// otherwise 0 and the caller restores its own set.
+MSTRI_INLINE int largestConsistentSubset(const CameraModel *cameras, std::vector<View> &views,
+                                         const mstri_options &options, double gate, double delta, int kept,
+                                         Eigen::Vector3d &point, double &cost, Eigen::Matrix3d &H,
+                                         Eigen::Vector3d &g) {
+  const int n = int(views.size());
+  for (int size = n - 1; size > kept; --size) {
+    unsigned bestMask = 0;
+    double bestCost = INFINITY;
+    for (unsigned mask = 0; mask < (1u << n); ++mask) {
+      if (__builtin_popcount(mask) != size) continue;
+      for (int i = 0; i < n; ++i) views[i].used = (mask >> i) & 1u;
+      Eigen::Vector3d candidate;
+      if (!raysSpreadEnough(cameras, views, options.min_ray_angle) || !linearTriangulate(cameras, views, candidate)) {
+        continue;
+      }
+      double c;
+      int worst;
+      if (!evaluate(cameras, views, candidate, delta, c, nullptr, nullptr, &views, &worst) || worst < 0) continue;
+      if (views[worst].error / views[worst].gateScale > gate) continue;
+      if (c < bestCost) {
+        bestCost = c;
+        bestMask = mask;
+      }
+    }
+    if (bestMask == 0) continue;
+    for (int i = 0; i < n; ++i) views[i].used = (bestMask >> i) & 1u;
+    if (!linearTriangulate(cameras, views, point)) return 0;
+    evaluate(cameras, views, point, delta, cost, &H, &g);
+    return size;
+  }
+  return 0;
+}
+
+/// Triangulates one point from `views` (which it updates: `used`, `error`). With per-camera noise
+/// scales (`scaled`), the gate and the Huber scale are in noise units and a subset search follows the
+/// worst-first rejection (see `mstri_triangulate_scaled`).
 MSTRI_INLINE PointEstimate triangulatePoint(const CameraModel *cameras, std::vector<View> &views,
-                                            const mstri_options &options) {
+                                            const mstri_options &options, bool scaled) {
   PointEstimate result;
+  const double gate = scaled ? options.gate_sigmas : options.max_reprojection_px;
+  const double delta = scaled && options.noise_weighting ? kHuberSigmas : options.huber_px;
   int usedCount = 0;
   for (View &view : views) {
     view.used = true;
@@ -322,13 +376,13 @@ MSTRI_INLINE PointEstimate triangulatePoint(const CameraModel *cameras, std::vec
     // Robust: drop the worst used view while it is over the threshold (behind counts as infinite).
     // The residuals are on the normalised plane scaled by the focal lengths: pixels up to distortion.
     int worst;
-    const bool inFront = evaluate(cameras, views, point, options.huber_px, cost, &H, &g, &views, &worst);
+    const bool inFront = evaluate(cameras, views, point, delta, cost, &H, &g, &views, &worst);
     if (worst < 0) {
       result.status = MSTRI_NOT_CONVERGED;  // a non-finite residual without a culprit
       return result;
     }
-    const double worstError = inFront ? views[worst].error : INFINITY;
-    if (worstError <= options.max_reprojection_px) break;
+    const double worstError = inFront ? views[worst].error / views[worst].gateScale : INFINITY;
+    if (worstError <= gate) break;
     if (usedCount <= options.min_views) {
       result.status = inFront ? MSTRI_INCONSISTENT : MSTRI_BEHIND_CAMERA;
       return result;
@@ -340,18 +394,36 @@ MSTRI_INLINE PointEstimate triangulatePoint(const CameraModel *cameras, std::vec
       return result;
     }
   }
+  if (scaled && options.robust && usedCount < int(views.size()) && views.size() <= kSubsetSearchViews) {
+    std::vector<bool> greedy(views.size());
+    for (size_t i = 0; i < views.size(); ++i) greedy[i] = views[i].used;
+    const Eigen::Vector3d greedyPoint = point;
+    const double greedyCost = cost;
+    const Eigen::Matrix3d greedyH = H;
+    const Eigen::Vector3d greedyG = g;
+    const int size = largestConsistentSubset(cameras, views, options, gate, delta, usedCount, point, cost, H, g);
+    if (size > 0) {
+      usedCount = size;
+    } else {
+      for (size_t i = 0; i < views.size(); ++i) views[i].used = greedy[i];
+      point = greedyPoint;
+      cost = greedyCost;
+      H = greedyH;
+      g = greedyG;
+    }
+  }
   bool deferred = false;
   Eigen::Vector3d checked;
   double checkedCost = 0;
   if (options.robust && options.max_iterations > 0) {
-    deferred = refine(cameras, views, options, point, cost, H, g, checked, checkedCost);
+    deferred = refine(cameras, views, options, delta, point, cost, H, g, checked, checkedCost);
   }
   double finalCost;
-  bool inFront = measure(cameras, views, point, options.huber_px, finalCost);
+  bool inFront = measure(cameras, views, point, delta, finalCost);
   if (deferred && !(inFront && finalCost <= checkedCost)) {
     // The unmeasured last step did not pay off (rare: a strongly non-linear neighbourhood): undo it.
     point = checked;
-    inFront = measure(cameras, views, point, options.huber_px, finalCost);
+    inFront = measure(cameras, views, point, delta, finalCost);
   }
   if (!inFront) {
     result.status = MSTRI_BEHIND_CAMERA;
@@ -388,12 +460,15 @@ MSTRI_MULTIVERSION void triangulateRange(const Batch &b, size_t begin, size_t en
       view.v = v;
       if (!b.cameras[c].toNormalised(u, v, view.xn, view.yn)) continue;  // outside the lens model's range
       view.weight = weighted ? conf : 1.0;
+      view.gateScale = b.noisePx ? b.noisePx[c] : 1.0;
+      view.lsScale = b.noisePx && b.options->noise_weighting ? b.noisePx[c] : 1.0;
+      view.dltScale = b.noisePx && b.options->noise_weighting ? b.cameras[c].fx / b.noisePx[c] : 1.0;
       view.used = false;
       view.hasRay = false;
       view.error = -1;
       views.push_back(view);
     }
-    const PointEstimate estimate = triangulatePoint(b.cameras, views, *b.options);
+    const PointEstimate estimate = triangulatePoint(b.cameras, views, *b.options, b.noisePx != nullptr);
     const bool ok = estimate.status == MSTRI_OK;
     for (int k = 0; k < 3; ++k) b.points[3 * p + k] = ok ? estimate.point(k) : 0.0;
     if (b.meanReprojection) b.meanReprojection[p] = ok ? estimate.meanError : -1.0;

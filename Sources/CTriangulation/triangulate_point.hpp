@@ -16,6 +16,7 @@ struct Batch {
   size_t cameraCount;
   const double *observations;
   const mstri_options *options;
+  const double *noisePx;     ///< per camera noise scale, pixels; may be NULL (pixels, fixed gate)
   double *points;
   double *reprojection;      ///< may be NULL
   double *meanReprojection;  ///< may be NULL

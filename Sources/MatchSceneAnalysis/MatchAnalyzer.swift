@@ -5,6 +5,10 @@ public struct AnalysisOptions: Sendable {
   public var smoothing = SmoothingOptions()
   /// Make every player's bone lengths constant over the match.
   public var boneLengths = true
+  /// With `boneLengths`: bone lengths as a weighted term that keeps every joint within its reprojection
+  /// tolerance (`SoftBoneLengths`, given the cameras' pixel scale in the analysis frame); nil holds them
+  /// fixed (`BoneLengthConstraint`). `MatchPipeline` sets it from the cameras.
+  public var softBones: SoftBoneLengths?
   /// Fit ball flights with the physics model, fill missed frames inside flights, find events.
   public var ballPhysics = true
   public var segmentation = FlightSegmentationOptions()
@@ -63,7 +67,9 @@ public struct MatchAnalyzer: Sendable {
   public func run(_ motion: MotionModel) -> AnalysisResult {
     var motion = motion
     TrackSmoother(options: options.smoothing).smooth(&motion)
-    if options.boneLengths { BoneLengthConstraint().apply(to: &motion) }
+    if options.boneLengths {
+      if let soft = options.softBones { soft.apply(to: &motion) } else { BoneLengthConstraint().apply(to: &motion) }
+    }
     guard options.ballPhysics, let b = motion.ballTrack else { return AnalysisResult(motion: motion, events: [], flights: []) }
     let fps = motion.fps
     let ball = motion.tracks[b]

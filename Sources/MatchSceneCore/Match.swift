@@ -20,6 +20,11 @@ public struct Match: Sendable {
   public var playerNames: [String: String] = [:]
   /// How the match is scored (`match.toml`'s `[score]`); nil when it says nothing.
   public var scoreSettings: ScoreSettings?
+  /// The view-selection gate in noise units (`match.toml`'s `view_gate`; 0: the fixed pixel gate); nil
+  /// when it says nothing.
+  public var viewGateSigmas: Double?
+  /// `match.toml`'s `view_weights`: true for "noise", false for "equal"; nil when it says nothing.
+  public var weighViewsByNoise: Bool?
 
   public init(
     sport: String = "table-tennis", fps: Double, skeleton: Skeleton = .coco17, cameras: [Camera],

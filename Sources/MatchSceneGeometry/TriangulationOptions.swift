@@ -19,6 +19,13 @@ public struct TriangulationOptions: Sendable, Equatable {
   public var minViews = 2
   /// Robust mode: Levenberg–Marquardt iterations.
   public var maxIterations = 5
+  /// Robust mode with per-camera noise scales (`Triangulator(cameras:options:noiseScalesPx:)`): a view is
+  /// rejected while its error exceeds this many of its camera's noise scales (instead of
+  /// `maxReprojectionPx`).
+  public var gateSigmas: Double = 5
+  /// With per-camera noise scales: weigh each view by 1 / its camera's noise scale (maximum likelihood
+  /// under independent Gaussian noise), or only gate in noise units and weigh pixels equally.
+  public var noiseWeighting = true
 
   public init() {}
 
@@ -39,6 +46,8 @@ public struct TriangulationOptions: Sendable, Equatable {
     o.huber_px = huberPx
     o.min_views = Int32(clamping: minViews)
     o.max_iterations = Int32(clamping: maxIterations)
+    o.gate_sigmas = gateSigmas
+    o.noise_weighting = noiseWeighting ? 1 : 0
     return o
   }
 }

@@ -62,20 +62,30 @@ public struct TriangulationBatch: Sendable {
 public struct Triangulator: Sendable {
   public let cameras: [Camera]
   public let options: TriangulationOptions
+  /// Per camera, its noise scale in pixels, when views are gated in noise units (see
+  /// `TriangulationOptions.gateSigmas`); nil gates in pixels (`maxReprojectionPx`).
+  public let noiseScalesPx: [Double]?
   /// The cameras as the kernel's flat records.
   let records: [Double]
 
-  /// - Throws: `GeometryError.invalidArgument` when the options are invalid or a camera has
-  ///   non-finite values or non-positive focal lengths.
-  public init(cameras: [Camera], options: TriangulationOptions = .init()) throws {
+  /// - Parameter noiseScalesPx: per camera (in order), its noise scale in pixels (> 0); robust mode then
+  ///   gates, and with `noiseWeighting` weighs, each view in units of it, and keeps the largest subset of
+  ///   views consistent within the gate.
+  /// - Throws: `GeometryError.invalidArgument` when the options are invalid, a camera has non-finite
+  ///   values or non-positive focal lengths, or a noise scale is missing, not finite or not positive.
+  public init(cameras: [Camera], options: TriangulationOptions = .init(), noiseScalesPx: [Double]? = nil) throws {
     var shimOptions = options.shim
     try Shim.check(mstri_check_options(&shimOptions), "triangulation options \(options)")
     for camera in cameras {
       let ok = camera.shimRecord.allSatisfy(\.isFinite) && camera.fx > 0 && camera.fy > 0
       if !ok { throw GeometryError.invalidArgument("camera \(camera.name) has invalid intrinsics") }
     }
+    if let noiseScalesPx, noiseScalesPx.count != cameras.count || !noiseScalesPx.allSatisfy({ $0.isFinite && $0 > 0 }) {
+      throw GeometryError.invalidArgument("noise scales \(noiseScalesPx): need one positive value per camera (\(cameras.count))")
+    }
     self.cameras = cameras
     self.options = options
+    self.noiseScalesPx = noiseScalesPx
     self.records = cameras.flatMap(\.shimRecord)
   }
 
@@ -119,7 +129,8 @@ public struct Triangulator: Sendable {
     var shimOptions = options.shim
     if n > 0 {
       try Shim.check(
-        mstri_triangulate(records, m, flat.baseAddress, n, &shimOptions, &points, &reprojection, &mean, &used, &status),
+        mstri_triangulate_scaled(
+          records, m, noiseScalesPx, flat.baseAddress, n, &shimOptions, &points, &reprojection, &mean, &used, &status),
         "triangulate \(n) points")
     }
     return TriangulationBatch(

@@ -8,6 +8,8 @@ import MatchSceneCore
 /// fps = 60
 /// skeleton = "coco17"   # a name of Skeleton.builtIn, or a [skeleton] table (below)
 /// up = "z"              # the calibration world's up axis: x, y, z, -x, -y or -z (default z)
+/// view_gate = 5         # reject views beyond this many of their camera's noise scales (0: fixed 8 px)
+/// view_weights = "noise" # weigh views by 1 / their camera's noise scale, or "equal"
 ///
 /// [frame_offsets]       # cameraFrame = matchFrame + offset
 /// cam01 = 0
@@ -50,6 +52,13 @@ public struct MatchConfig: Sendable, Equatable {
   public var players: [String: String] = [:]
   /// The `[score]` table: rules, policy, claim hold time (see `MatchConfig+Score.swift`).
   public var score: ScoreSettings?
+  /// `view_gate`: reject a view whose reprojection error exceeds this many of its camera's noise scales
+  /// (0: the fixed pixel gate).
+  public var viewGate: Double?
+  /// Largest accepted `view_gate`, noise units.
+  public static let maxViewGate = 100.0
+  /// `view_weights`: "noise" (each view weighed by 1 / its camera's noise scale) or "equal".
+  public var viewWeights: String?
 
   public init(
     sport: String? = nil, fps: Double? = nil, skeleton: String? = nil, up: String? = nil, frameOffsets: [String: Int] = [:],
@@ -72,7 +81,7 @@ public struct MatchConfig: Sendable, Equatable {
   static func shortRange(_ r: ClosedRange<Double>) -> String { "\(Int(r.lowerBound))–\(Int(r.upperBound))" }
 
   /// The keys `read` understands.
-  public static let knownKeys: Set<String> = ["sport", "fps", "skeleton", "up", "frame_offsets", "venue", "players", "device", "score"]
+  public static let knownKeys: Set<String> = ["sport", "fps", "skeleton", "up", "frame_offsets", "venue", "players", "device", "score", "view_gate", "view_weights"]
 
   /// Reads `match.toml`.
   /// - Throws: `InputError` naming the file and key of a wrong value (`fps` outside `fpsRange`, an
@@ -136,6 +145,14 @@ public struct MatchConfig: Sendable, Equatable {
       config.skeleton = try root.string("skeleton")
     }
     config.up = try root.string("up")
+    config.viewGate = try root.number("view_gate")
+    config.viewWeights = try root.string("view_weights")
+    if let w = config.viewWeights, w != "noise", w != "equal" {
+      throw root.fail("view_weights", "expected \"noise\" or \"equal\", got '\(w)'")
+    }
+    if let gate = config.viewGate, !(gate >= 0 && gate <= maxViewGate) {
+      throw root.fail("view_gate", "must be 0 (the fixed pixel gate) or a number of noise scales up to \(Int(maxViewGate)), got \(gate)")
+    }
     if let up = config.up, upVector(up) == nil { throw root.fail("up", "expected x, y, z, -x, -y or -z, got '\(up)'") }
     if let offsets = try root.subtable("frame_offsets") {
       for key in offsets.keys {

@@ -225,6 +225,8 @@ public enum MatchFolder {
     match.venue = config.venue
     match.playerNames = config.players
     match.scoreSettings = config.score
+    match.viewGateSigmas = config.viewGate
+    match.weighViewsByNoise = config.viewWeights.map { $0 == "noise" }
     return LoadedMatch(match: match, diagnostics: diagnostics, commonFrames: common, cameraFrames: cameraFrames)
   }
 

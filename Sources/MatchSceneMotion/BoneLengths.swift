@@ -32,6 +32,17 @@ public struct BoneLengthConstraint: Sendable {
     return out
   }
 
+  /// Per frame of `track`, its joints' positions (nil where missing).
+  static func framePositions(_ track: MotionTrack, jointCount: Int) -> [[SIMD3<Double>?]] {
+    let n = track.frameCount
+    return (0..<n).map { f in
+      (0..<jointCount).map { j in
+        let s = track.samples[j * n + f]
+        return s.isPresent ? s.position : nil
+      }
+    }
+  }
+
   /// Adjusts one frame's joints to the given bone lengths.
   /// - Parameter weights: per joint, how freely it may move (larger moves more); nil = equal.
   public func apply(_ joints: inout [SIMD3<Double>?], lengths: [Int: Double], skeleton: Skeleton, weights: [Double]? = nil) {
@@ -62,12 +73,7 @@ public struct BoneLengthConstraint: Sendable {
     for t in motion.personTracks {
       let track = motion.tracks[t]
       let n = track.frameCount
-      let positions: [[SIMD3<Double>?]] = (0..<n).map { f in
-        (0..<skeleton.count).map { j in
-          let s = track.samples[j * n + f]
-          return s.isPresent ? s.position : nil
-        }
-      }
+      let positions = Self.framePositions(track, jointCount: skeleton.count)
       let lengths = Self.lengths(of: positions, skeleton: skeleton)
       for f in 0..<n {
         var joints = positions[f]

@@ -41,21 +41,9 @@ struct CalibrationEvidence {
           let detections = match.people(camera: camera.name, frame: frame)
           guard !detections.isEmpty else { continue }
           let projected = joints.map { $0.flatMap { camera.project($0) } }
-          var best: (index: Int, median: Double)?
-          for (d, detection) in detections.enumerated() {
-            var distances: [Double] = []
-            for (j, p) in projected.enumerated() where j < detection.keypoints.count {
-              let k = detection.keypoints[j]
-              guard let p, k.isDetected, k.confidence >= minConfidence else { continue }
-              distances.append(((SIMD2(k.x, k.y) - p) * (SIMD2(k.x, k.y) - p)).sum().squareRoot())
-            }
-            guard distances.count >= 3 else { continue }
-            distances.sort()
-            let median = distances[distances.count / 2]
-            if median < (best?.median ?? gatePx) { best = (d, median) }
-          }
-          guard let best else { continue }
-          for (j, k) in detections[best.index].keypoints.enumerated() where j < joints.count {
+          guard let best = Self.nearestDetection(detections, projected: projected, minConfidence: minConfidence, gatePx: gatePx)
+          else { continue }
+          for (j, k) in detections[best].keypoints.enumerated() where j < joints.count {
             if joints[j] != nil, k.isDetected, k.confidence >= minConfidence { seen[j].append((c, k)) }
           }
         }
@@ -70,5 +58,26 @@ struct CalibrationEvidence {
       }
     }
     return sample
+  }
+
+  /// The detection whose keypoints lie nearest `projected` (median pixel distance over at least three
+  /// keypoints at or above `minConfidence`), when that median is below `gatePx`; nil otherwise.
+  static func nearestDetection(
+    _ detections: [PersonDetection2D], projected: [SIMD2<Double>?], minConfidence: Double, gatePx: Double
+  ) -> Int? {
+    var best: (index: Int, median: Double)?
+    for (d, detection) in detections.enumerated() {
+      var distances: [Double] = []
+      for (j, p) in projected.enumerated() where j < detection.keypoints.count {
+        let k = detection.keypoints[j]
+        guard let p, k.isDetected, k.confidence >= minConfidence else { continue }
+        distances.append(((SIMD2(k.x, k.y) - p) * (SIMD2(k.x, k.y) - p)).sum().squareRoot())
+      }
+      guard distances.count >= 3 else { continue }
+      distances.sort()
+      let median = distances[distances.count / 2]
+      if median < (best?.median ?? gatePx) { best = (d, median) }
+    }
+    return best?.index
   }
 }

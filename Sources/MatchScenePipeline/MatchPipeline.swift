@@ -74,17 +74,21 @@ public struct MatchPipeline: Sendable {
     let range = try Self.frames(options.frames, loaded: loaded, folder: folder)
     let zones = options.analysis ? try zones(folder: folder) : []
     clock.lap("read")
+    var options = self.options
+    if let gate = options.viewGateSigmas ?? match.viewGateSigmas { options.reconstruction.viewGateSigmas = gate > 0 ? gate : nil }
+    if let byNoise = options.weighViewsByNoise ?? match.weighViewsByNoise { options.reconstruction.weighViewsByNoise = byNoise }
 
     var reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
       progress?("reconstruct", $0, range.count)
     }
     clock.lap("reconstruct")
     let (check, refinement) = try calibrate(
-      &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
+      options: options, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
 
     let venue = options.venue ?? match.venue ?? .assumed(worldUp: match.worldUp)
     let inVenue = venue.isIdentity ? reconstructed.motion : reconstructed.motion.transformed(by: venue.venueFromWorld)
-    var (motion, events) = try analyse(inVenue, sport: sport, venue: venue, folder: folder, diagnostics: &diagnostics)
+    var (motion, events) = try analyse(
+      inVenue, sport: sport, venue: venue, cameras: match.cameras, folder: folder, diagnostics: &diagnostics)
     let roles = options.roles.assign(motion, events: events, area: sport.venueArea, table: try sport.tableGeometry() != nil)
     motion = motion.renamingTracks(roles)
     events = events.renamingTracks(roles)
@@ -116,12 +120,18 @@ public struct MatchPipeline: Sendable {
     report?.playerNames = match.playerNames.isEmpty ? nil : match.playerNames
     report?.calibration = check.map { Self.calibrationFigures($0, refinement: refinement) }
     report?.sync = sync
-    return MatchResult(
+    if report != nil {
+      AllViewsReprojection(minConfidence: options.reconstruction.triangulation.minConfidence)
+        .add(to: &report!, match: match, motion: motion)
+    }
+    var result = MatchResult(
       folder: folder, sport: sport, cameras: match.cameras, worldUp: match.worldUp, venue: venue, motion: motion,
       events: events, scores: scores, scoreSettings: settings, disagreements: story.disagreements,
       playerNames: match.playerNames, calibrationCheck: check,
       calibrationRefinement: refinement, report: report, diagnostics: diagnostics.all, frames: range,
       analysed: options.analysis, timings: clock.laps)
+    result.viewsUsed = reconstructed.viewsUsed.renamingTracks(roles.mapValues(\.id))
+    return result
   }
 
   /// Checks each camera against the others on the reconstructed people, warning by name; with
@@ -129,7 +139,7 @@ public struct MatchPipeline: Sendable {
   /// and its scale; with none flagged, the automatic gauge holds one camera and a distance) and
   /// reconstructs again with them.
   func calibrate(
-    _ match: inout Match, _ reconstructed: inout ReconstructionResult, frames range: ClosedRange<Int>, folder: URL,
+    options: PipelineOptions, _ match: inout Match, _ reconstructed: inout ReconstructionResult, frames range: ClosedRange<Int>, folder: URL,
     diagnostics: inout DiagnosticLog, clock: inout StageClock, progress: Progress?
   ) throws -> (CalibrationSelfCheckResult?, CalibrationRefinementResult?) {
     guard options.checkCalibration || options.refineCalibration else { return (nil, nil) }
@@ -162,11 +172,16 @@ public struct MatchPipeline: Sendable {
   /// bounces do not fit the table at the assumed place gets a warning and no events: events found at a
   /// table that is not there would be invented.
   func analyse(
-    _ motion: MotionModel, sport: SportSpec, venue: VenueFrame, folder: URL, diagnostics: inout DiagnosticLog
+    _ motion: MotionModel, sport: SportSpec, venue: VenueFrame, cameras: [Camera], folder: URL,
+    diagnostics: inout DiagnosticLog
   ) throws -> (MotionModel, [MatchEvent]) {
     guard options.analysis else { return (motion, []) }
     let table = try sport.tableGeometry()
-    var analyzer = MatchAnalyzer(table: table, ball: sport.ballModel, ballRadius: sport.ball.radius, options: options.analysisOptions)
+    var analysisOptions = options.analysisOptions
+    if analysisOptions.softBones == nil, options.softBones {
+      analysisOptions.softBones = SoftBoneLengths(metresPerPixel: Self.metresPerPixel(cameras: cameras, worldFromVenue: venue.worldFromVenue))
+    }
+    var analyzer = MatchAnalyzer(table: table, ball: sport.ballModel, ballRadius: sport.ball.radius, options: analysisOptions)
     var analysed = analyzer.run(motion)
     if let table, venue.source == .assumed, let problem = TablePlacementCheck(table: table).problem(with: analysed) {
       diagnostics.append(Diagnostic(.warning, InputError(
@@ -185,6 +200,20 @@ public struct MatchPipeline: Sendable {
           + "players smoothed with constant bone lengths, ball flights fitted with the sport's ball")))
     }
     return (analysed.motion, analysed.events)
+  }
+
+  /// Metres one pixel spans at a venue point: the smallest depth / focal length over the cameras that
+  /// have it in front (the strictest view), else 1 mm.
+  static func metresPerPixel(cameras: [Camera], worldFromVenue: RigidTransform) -> @Sendable (SIMD3<Double>) -> Double {
+    { venuePoint in
+      let world = worldFromVenue.apply(venuePoint)
+      var best = Double.infinity
+      for camera in cameras {
+        let depth = camera.camFromWorld.apply(world).z
+        if depth > 1e-3 { best = min(best, depth / max(camera.fx, camera.fy)) }
+      }
+      return best.isFinite ? best : 1e-3
+    }
   }
 
   /// Most frames one run takes (about 46 h at 60 fps): a range wider than this is a mistake in the input.

@@ -60,6 +60,10 @@ extension MatchResult {
           to: staging.appendingPathComponent("match.c3d"))
         written.append(("match.c3d", nil))
       }
+      if let viewsUsed {
+        try AtomicFile.write(Data(viewsUsed.csv(skeleton: motion.skeleton).utf8), to: staging.appendingPathComponent("views.csv"))
+        written.append(("views.csv", nil))
+      }
       if let report {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

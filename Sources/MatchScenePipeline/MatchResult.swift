@@ -45,6 +45,8 @@ public struct MatchResult: Sendable {
   public var analysed: Bool
   /// Seconds spent per stage: `read`, `reconstruct`, `analyse`.
   public var timings: [(stage: String, seconds: Double)]
+  /// Which cameras each person joint was triangulated from (written as `views.csv`); nil when not known.
+  public var viewsUsed: ViewsUsed? = nil
 
   /// The players' ids, in order.
   public var playerIDs: [String] { motion.tracks.filter { $0.kind == .player }.map(\.id) }

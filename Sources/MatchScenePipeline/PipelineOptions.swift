@@ -36,6 +36,18 @@ public struct PipelineOptions: Sendable {
   public var refineCalibration = false
   /// Also refine focal lengths (with `refineCalibration`).
   public var refineFocal = false
+  /// Bone lengths as a weighted term that keeps each joint within its reprojection tolerance
+  /// (`SoftBoneLengths`, the default), or held fixed by moving joints (`BoneLengthConstraint`, false;
+  /// `reconstruct --hard-bones`). Used when `analysisOptions.boneLengths` is on and
+  /// `analysisOptions.softBones` is not set.
+  public var softBones = true
+  /// The view-selection gate in noise units, overriding `match.toml`'s `view_gate`; 0 keeps the fixed
+  /// pixel gate (`reconstruction.triangulation.maxReprojectionPx`). nil: `match.toml`, else
+  /// `reconstruction.viewGateSigmas`.
+  public var viewGateSigmas: Double?
+  /// Weigh views by 1 / their camera's noise scale (true) or equally (false), overriding `match.toml`'s
+  /// `view_weights`; nil: that key, else `reconstruction.weighViewsByNoise`.
+  public var weighViewsByNoise: Bool?
   /// A `zones.toml` whose zone entries and exits become events (default: the match folder's
   /// `zones.toml`, when there is one).
   public var zones: URL?
@@ -58,6 +70,9 @@ public struct PipelineOptions: Sendable {
     }
     guard smoothing.maxGap.isFinite, smoothing.maxGap >= 0, smoothing.maxGap <= 60 else {
       throw InputError(file: "max-gap option", "must be between 0 and 60 seconds, got \(smoothing.maxGap)")
+    }
+    if let gate = viewGateSigmas, !(gate >= 0 && gate <= MatchConfig.maxViewGate) {
+      throw InputError(file: "view-gate option", "must be 0 (the fixed pixel gate) or a number of noise scales up to \(Int(MatchConfig.maxViewGate)), got \(gate)")
     }
     if let fps = input.fps, !(fps.isFinite && fps >= 1 && fps <= 10_000) {
       throw InputError(file: "fps option", "must be between 1 and 10000 frames per second, got \(fps)")

@@ -4,6 +4,21 @@ import MatchSceneGeometry
 public struct ReconstructionOptions: Sendable {
   /// Triangulation of joints and the ball (robust by default: view rejection + LM with Huber loss).
   public var triangulation: TriangulationOptions = .robust
+  /// Adaptive view selection: with robust triangulation, each camera's noise scale is estimated from
+  /// the match (`CameraNoise`) and a view is rejected while its reprojection error exceeds this many of
+  /// its camera's noise scales; views are weighed by 1 / their camera's noise scale, and the largest set
+  /// of views consistent within the gate is kept. nil: the fixed pixel gate
+  /// (`triangulation.maxReprojectionPx`) and equal weights (`match.toml` `view_gate = 0` /
+  /// `--view-gate 0`). 5 noise scales lets through all but 4·10⁻⁶ of Gaussian inliers (the error length
+  /// is Rayleigh: P(r > kσ) = exp(−k²/2)), about the old 8 px gate at the simulator's 1.4 px noise;
+  /// the Huber loss (1.345 σ) weighs down what lies between.
+  public var viewGateSigmas: Double? = 5
+  /// Adaptive view selection: weigh each view by 1 / its camera's noise scale (maximum likelihood, the
+  /// default), or only gate in noise units and weigh pixels equally (`view_weights = "equal"`: spreads
+  /// the error over every camera, as Pose2Sim does, at the cost of following the noisier ones).
+  public var weighViewsByNoise = true
+  /// Adaptive view selection: frames sampled (evenly over the match) to estimate the noise scales.
+  public var noiseSampleFrames = 150
   /// Association: two detections in different cameras may be the same person when the median
   /// distance between their joints' viewing rays is below this, metres.
   public var maxRayDistance: Double = 0.12

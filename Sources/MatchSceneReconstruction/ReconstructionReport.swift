@@ -12,6 +12,11 @@ public struct ReconstructionReport: Sendable, Codable {
     public var reprojectionPx: ErrorStatistics
     /// Reprojection error of the rejected views (outliers, swaps, other people), pixels.
     public var rejectedReprojectionPx: ErrorStatistics
+    /// Error of the final reconstruction (after the analysis) over every view where the detector found
+    /// a reconstructed person, used or not, pixels; set by `MatchPipeline`.
+    public var allViewsReprojectionPx: ErrorStatistics? = nil
+    /// The camera's estimated noise scale the view selection gated in, pixels (nil with a fixed gate).
+    public var noiseScalePx: Double? = nil
   }
   public struct JointFigures: Sendable, Codable {
     public var joint: String
@@ -27,6 +32,11 @@ public struct ReconstructionReport: Sendable, Codable {
     public var lastFrame: Int
     /// Frames in which the track has at least one point.
     public var frames: Int
+    /// People: views used per triangulated joint, on average.
+    public var meanViews: Double? = nil
+    /// People: per camera name, the error of the final track over every view where the detector found
+    /// this person (used or not), pixels; set by `MatchPipeline`.
+    public var allViewsReprojectionPx: [String: ErrorStatistics]? = nil
   }
 
   public var fps: Double
@@ -39,6 +49,10 @@ public struct ReconstructionReport: Sendable, Codable {
   /// Share of processed frames with a ball.
   public var ballCoverage: Double
   public var ballReprojectionPx: ErrorStatistics
+  /// Views used per triangulated person joint, on average over every person and frame.
+  public var meanViewsPerPoint: Double? = nil
+  /// The view-selection gate, in units of each camera's noise scale (nil with a fixed pixel gate).
+  public var viewGateSigmas: Double? = nil
   /// Ids of the people found, longest track first.
   public var ids: [String]
   /// Warnings met while reading the input (and the analysis's notes).
@@ -137,6 +151,8 @@ struct ReportBuilder {
   var jointViews: [Int]
   var jointCount: [Int]
   var trackFrames: [String: (first: Int, last: Int, frames: Int, kind: TrackKind)] = [:]
+  /// Per track: views used and joints triangulated.
+  var trackViews: [String: (views: Int, joints: Int)] = [:]
   var ballErrors: [Double] = []
   var ballFrames = 0
 
@@ -158,6 +174,8 @@ struct ReportBuilder {
       jointErrors[j].append(joint.meanReprojectionPx)
       jointViews[j] += joint.viewCount
       jointCount[j] += 1
+      trackViews[track, default: (0, 0)].views += joint.viewCount
+      trackViews[track, default: (0, 0)].joints += 1
       guard j < pose.viewErrors.count else { continue }
       for (c, view) in pose.viewErrors[j].enumerated() {
         guard let view else { continue }
@@ -183,9 +201,14 @@ struct ReportBuilder {
 
   func build(range: ClosedRange<Int>, fps: Double, seconds: Double) -> ReconstructionReport {
     let playerFrames = trackFrames.values.filter { $0.kind == .player }.map(\.frames).reduce(0, +)
-    let tracks = trackFrames.map { id, t in
-      ReconstructionReport.TrackFigures(id: id, kind: t.kind.rawValue, firstFrame: t.first, lastFrame: t.last, frames: t.frames)
+    let tracks = trackFrames.map { id, t -> ReconstructionReport.TrackFigures in
+      var figures = ReconstructionReport.TrackFigures(
+        id: id, kind: t.kind.rawValue, firstFrame: t.first, lastFrame: t.last, frames: t.frames)
+      if let v = trackViews[id], v.joints > 0 { figures.meanViews = Double(v.views) / Double(v.joints) }
+      return figures
     }.sorted { $0.frames != $1.frames ? $0.frames > $1.frames : $0.id < $1.id }
+    let points: Int = jointCount.reduce(0, +), views: Int = jointViews.reduce(0, +)
+    let meanViews: Double? = points > 0 ? Double(views) / Double(points) : nil
     return ReconstructionReport(
       fps: fps, firstFrame: range.lowerBound, lastFrame: range.upperBound, seconds: seconds,
       cameras: cameras.indices.map { c in
@@ -200,6 +223,7 @@ struct ReportBuilder {
           meanViews: jointCount[j] > 0 ? Double(jointViews[j]) / Double(jointCount[j]) : 0)
       },
       tracks: tracks, ballCoverage: Double(ballFrames) / Double(max(1, range.count)),
-      ballReprojectionPx: ErrorStatistics(ballErrors), ids: tracks.filter { $0.kind == "player" }.map(\.id), warnings: [])
+      ballReprojectionPx: ErrorStatistics(ballErrors), meanViewsPerPoint: meanViews,
+      ids: tracks.filter { $0.kind == "player" }.map(\.id), warnings: [])
   }
 }

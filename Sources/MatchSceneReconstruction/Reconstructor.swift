@@ -18,6 +18,10 @@ public struct ReconstructionResult: Sendable {
   public var seconds: Double
   /// Quality figures (per camera, per joint, per track).
   public var report: ReconstructionReport?
+  /// Per camera, the noise scale (pixels) the views were gated and weighed in; nil with the fixed gate.
+  public var noiseScalesPx: [Double]? = nil
+  /// Which cameras each person joint was triangulated from.
+  public var viewsUsed = ViewsUsed(cameras: [])
 }
 
 /// Reconstructs a match: per frame, associates people across cameras, triangulates their joints
@@ -48,10 +52,11 @@ public struct Reconstructor: Sendable {
       return ReconstructionResult(
         motion: MotionModel(fps: match.fps, skeleton: match.skeleton, frames: nil), frames: nil, seconds: 0)
     }
-    let triangulator = try Triangulator(cameras: match.cameras, options: options.triangulation)
+    let ballTriangulator = try Triangulator(cameras: match.cameras, options: options.triangulation)
+    let (triangulator, noise) = try viewSelection(range: range, fixed: ballTriangulator)
     let done = Counter()
     let work: @Sendable (Int) throws -> FrameResult = { frame in
-      let result = try self.frame(frame, triangulator: triangulator)
+      let result = try self.frame(frame, triangulator: triangulator, ballTriangulator: ballTriangulator)
       progress?(done.increment())
       return result
     }
@@ -62,10 +67,42 @@ public struct Reconstructor: Sendable {
       results = try range.map(work)
     }
     var report = ReportBuilder(cameras: match.cameras, skeleton: match.skeleton)
-    let motion = try link(results, range: range, report: &report)
+    var viewsUsed = ViewsUsed(cameras: match.cameras.map(\.name))
+    let motion = try link(results, range: range, report: &report, viewsUsed: &viewsUsed)
     let seconds = Date().timeIntervalSince(start)
+    var built = report.build(range: range, fps: match.fps, seconds: seconds)
+    if let noise {
+      built.viewGateSigmas = options.viewGateSigmas
+      for c in built.cameras.indices { built.cameras[c].noiseScalePx = noise[c] }
+    }
     return ReconstructionResult(
-      motion: motion, frames: range, seconds: seconds, report: report.build(range: range, fps: match.fps, seconds: seconds))
+      motion: motion, frames: range, seconds: seconds, report: built, noiseScalesPx: noise, viewsUsed: viewsUsed)
+  }
+
+  /// The triangulator for people: with `viewGateSigmas` (and robust triangulation), one that gates and
+  /// weighs each view in units of its camera's noise scale, estimated (`CameraNoise`) on up to
+  /// `noiseSampleFrames` frames spread over `range` — first on the fixed-gate triangulation, then
+  /// twice more on the noise-gated one (the weights, hence the leverages, change with the scales).
+  /// Otherwise `fixed`, and no scales.
+  func viewSelection(range: ClosedRange<Int>, fixed: Triangulator) throws -> (Triangulator, [Double]?) {
+    guard let sigmas = options.viewGateSigmas, options.triangulation.robust else { return (fixed, nil) }
+    var scaled = options.triangulation
+    scaled.gateSigmas = sigmas
+    scaled.noiseWeighting = options.weighViewsByNoise
+    let step = max(1, range.count / max(1, options.noiseSampleFrames))
+    let sample = Array(Swift.stride(from: range.lowerBound, through: range.upperBound, by: step))
+    var triangulator = fixed
+    var noise: [Double]?
+    for _ in 0..<3 {
+      let current = triangulator
+      let perFrame = try parallelMap(sample) { try self.correctedSquaredErrors(frame: $0, triangulator: current) }
+      var errors = Array(repeating: [CameraNoise.ViewError](), count: match.cameras.count)
+      for frameErrors in perFrame { for c in errors.indices { errors[c] += frameErrors[c] } }
+      guard let scales = CameraNoise.scales(views: errors) else { break }
+      noise = scales
+      triangulator = try Triangulator(cameras: match.cameras, options: scaled, noiseScalesPx: scales)
+    }
+    return noise == nil ? (fixed, nil) : (triangulator, noise)
   }
 
   var torso: [Int] { match.skeleton.torso }
@@ -97,8 +134,25 @@ public struct Reconstructor: Sendable {
     return clusters.indices.filter { alive[$0] }.map { clusters[$0] }
   }
 
+  /// The leverage-corrected squared reprojection errors of one frame's people, per camera
+  /// (`PoseTriangulation.correctedSquaredErrors`).
+  func correctedSquaredErrors(frame: Int, triangulator: Triangulator) throws -> [[CameraNoise.ViewError]] {
+    let cameras = match.cameras
+    let people = cameras.map { match.people(camera: $0.name, frame: frame) }
+    let rays = try cameras.indices.map { c -> ViewRays? in
+      people[c].isEmpty ? nil
+        : try ViewRays(camera: cameras[c], people: people[c], minConfidence: options.triangulation.minConfidence)
+    }
+    let clusters = PeopleAssociation.associate(rays: rays, options: options)
+    return try PoseTriangulation.correctedSquaredErrors(
+      clusters: clusters, people: people, cameras: cameras, keypoints: match.skeleton.count, triangulator: triangulator)
+  }
+
   /// Association, triangulation and ball finding for one frame.
-  func frame(_ frame: Int, triangulator: Triangulator) throws -> FrameResult {
+  /// - Parameters:
+  ///   - triangulator: for people's joints.
+  ///   - ballTriangulator: for the ball (pixel gate); nil skips the ball.
+  func frame(_ frame: Int, triangulator: Triangulator, ballTriangulator: Triangulator?) throws -> FrameResult {
     let cameras = match.cameras
     let people = cameras.map { match.people(camera: $0.name, frame: frame) }
     var result = FrameResult()
@@ -111,19 +165,35 @@ public struct Reconstructor: Sendable {
       clusters: clusters, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
     // One person split into two clusters (their views never paired up directly) shows as two poses
     // at one place: merge such clusters and triangulate again.
-    let merged = Self.mergeDuplicates(clusters, poses: poses, torso: torso, up: match.worldUp)
+    var merged = Self.mergeDuplicates(clusters, poses: poses, torso: torso, up: match.worldUp)
     if merged.count < clusters.count {
       poses = try PoseTriangulation.triangulate(
         clusters: merged, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
     }
+    // Two people close together can swap halves in the pairwise association: re-assign every camera's
+    // detections to the poses by projection (twice at most) and merge what then stands at one place.
+    for _ in 0..<2 {
+      guard let again = try PeopleAssociation.reassigned(merged, poses: poses, people: people, cameras: cameras, options: options)
+      else { break }
+      poses = try PoseTriangulation.triangulate(
+        clusters: again, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
+      merged = Self.mergeDuplicates(again, poses: poses, torso: torso, up: match.worldUp)
+      if merged.count < again.count {
+        poses = try PoseTriangulation.triangulate(
+          clusters: merged, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
+      }
+    }
     result.poses = poses
+    guard let ballTriangulator else { return result }
     let balls = cameras.map { match.balls(camera: $0.name, frame: frame) }
-    result.ball = try BallLocator.locate(candidates: balls, cameras: cameras, triangulator: triangulator, options: options)
+    result.ball = try BallLocator.locate(candidates: balls, cameras: cameras, triangulator: ballTriangulator, options: options)
     return result
   }
 
   /// Links per-frame poses into tracks: the motion of every person and the ball over `range`.
-  func link(_ frames: [FrameResult], range: ClosedRange<Int>, report: inout ReportBuilder) throws -> MotionModel {
+  func link(
+    _ frames: [FrameResult], range: ClosedRange<Int>, report: inout ReportBuilder, viewsUsed: inout ViewsUsed
+  ) throws -> MotionModel {
     let skeleton = match.skeleton
     let torso = self.torso
     let limbs = Pose3D.signatureLimbs(skeleton)
@@ -177,6 +247,7 @@ public struct Reconstructor: Sendable {
         report.add(track: track, frame: frame, pose: pose)
         for (j, joint) in pose.joints.enumerated() {
           guard let joint else { continue }
+          viewsUsed.append(frame: frame, track: track, joint: j, views: j < pose.viewErrors.count ? pose.viewErrors[j] : [])
           motion.tracks[t][joint: j, frame: frame] = MotionSample(
             position: joint.position, reprojectionPx: joint.meanReprojectionPx, views: joint.viewCount, state: .measured)
         }

@@ -65,6 +65,15 @@ struct Reconstruct: ParsableCommand {
   @Flag(
     help: "Do not estimate the cameras' time offsets from the detections (by default estimated when match.toml has no [frame_offsets], and used when a camera is clearly off).")
   var noEstimateSync = false
+  @Option(help: "View selection: weigh each view by 1 / its camera's noise scale (noise) or equally (equal: spreads the error over every camera, as Pose2Sim does). Default: match.toml's view_weights, else noise.")
+  var viewWeights: ViewWeights?
+
+  @Flag(help: "Hold bone lengths fixed by moving joints (the behaviour before soft bone lengths), instead of weighing them against each joint's reprojection tolerance.")
+  var hardBones = false
+
+  @Option(
+    help: "View selection: reject a view whose reprojection error exceeds this many of its camera's noise scale (estimated from the match); 0: the fixed 8 px gate. Default: match.toml's view_gate, else 5.")
+  var viewGate: Double?
 
   @Option(help: "Marker names in trc/ and match.c3d: keypoints (the skeleton's, left_wrist) or pose2sim (LWrist, with the derived Hip and Neck, as Pose2Sim's OpenSim setups expect).")
   var markerNames: MarkerNames = .keypoints
@@ -98,6 +107,7 @@ struct Reconstruct: ParsableCommand {
     guard ballTrail.isFinite, ballTrail >= 0 else { throw ValidationError("--ball-trail must not be negative") }
     if let claimHold, !(claimHold >= 0.2 && claimHold <= 10) { throw ValidationError("--claim-hold must lie in 0.2…10 seconds") }
     guard restHold.isFinite, restHold > 0, restHold <= 60 else { throw ValidationError("--rest-hold must lie in (0, 60] seconds") }
+    if let viewGate, !(viewGate >= 0 && viewGate <= 100) { throw ValidationError("--view-gate must be 0 or a number of noise scales up to 100") }
     if let r = restRadius?.metres, !(r > 0 && r <= 1) { throw ValidationError("--rest-radius must lie in (0, 1] m") }
   }
 
@@ -113,6 +123,9 @@ struct Reconstruct: ParsableCommand {
     options.refineCalibration = refineCalibration || refineFocal
     options.refineFocal = refineFocal
     options.estimateSync = !noEstimateSync
+    options.viewGateSigmas = viewGate
+    options.softBones = !hardBones
+    options.weighViewsByNoise = viewWeights.map { $0 == .noise }
     options.zones = zones.map { URL(fileURLWithPath: $0) }
     options.scorePolicy = scorePolicy
     if let claimHold { options.claims = ClaimOptions(hold: claimHold) }
@@ -154,6 +167,7 @@ struct Reconstruct: ParsableCommand {
     ]
     let export = written.compactMap(\.seconds).reduce(0, +)
     let stages = result.timings.map { String(format: "%@ %.2f s", $0.stage, $0.seconds) } + [String(format: "export %.2f s", export)]
+    if let line = allViewsLine(result) { lines.append(line) }
     lines.append("Time: " + stages.joined(separator: ", ") + String(format: " (whole run %.2f s).", total))
     if result.analysed {
       let count = { (type: MatchEvent.Kind) in result.events.filter { $0.type == type }.count }
@@ -174,6 +188,20 @@ struct Reconstruct: ParsableCommand {
   }
 }
 
+extension Reconstruct {
+  /// The longest person track's median reprojection error per camera over every view where the detector
+  /// found it (used or not), and the views used per point; nil without figures.
+  static func allViewsLine(_ result: MatchResult) -> String? {
+    guard let report = result.report, let track = report.tracks.first(where: { $0.kind != "ball" && $0.allViewsReprojectionPx != nil }),
+      let figures = track.allViewsReprojectionPx
+    else { return nil }
+    let cameras = report.cameras.map { $0.name }.filter { figures[$0] != nil }
+    let medians = cameras.map { String(format: "%@ %.1f", $0, figures[$0]!.median) }.joined(separator: ", ")
+    let views = track.meanViews.map { String(format: "; %.2f views per point", $0) } ?? ""
+    return "Reprojection of \(track.id) over all views where it was detected, median px: \(medians)\(views)."
+  }
+}
+
 /// A closed frame range written `A-B` (or a single frame `A`).
 struct FrameRange: ExpressibleByArgument {
   var range: ClosedRange<Int>
@@ -186,3 +214,8 @@ struct FrameRange: ExpressibleByArgument {
 }
 
 extension ScorePolicy: ExpressibleByArgument {}
+
+/// `--view-weights`.
+enum ViewWeights: String, ExpressibleByArgument, CaseIterable {
+  case noise, equal
+}

@@ -47,7 +47,7 @@ final class MatchPipelineTests: XCTestCase {
     let out = folder.appendingPathComponent("out")
     try result.write(to: out)
     let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-    XCTAssertEqual(files, [".matchscene-output", "events.json", "match.c3d", "report.json", "scene.glb", "score.json", "tracks.csv", "trc"])
+    XCTAssertEqual(files, [".matchscene-output", "events.json", "match.c3d", "report.json", "scene.glb", "score.json", "tracks.csv", "trc", "views.csv"])
     let rows = try TracksCSV.read(from: out.appendingPathComponent("tracks.csv"))
     XCTAssertEqual(Set(rows.filter { $0.track == "B1" }.map(\.kind)), [.person])
     XCTAssertEqual(Set(rows.filter { $0.track.hasPrefix("P") }.map(\.kind)), [.player])

@@ -85,6 +85,14 @@ typedef struct mstri_options {
   /// Robust mode: LM iterations. Default 5 (the optimum is usually reached, within 0.1 µm, in two or
   /// three). 0 keeps the DLT point.
   int32_t max_iterations;
+  /// Robust mode with per-camera noise scales (`mstri_triangulate_scaled`): a view whose reprojection
+  /// error exceeds this many of its camera's noise scales is rejected (replaces `max_reprojection_px`).
+  /// Default 5. Must be > 0.
+  double gate_sigmas;
+  /// With per-camera noise scales: weigh each view's residual by 1 / its camera's noise scale in the
+  /// refinement (1, maximum likelihood for independent Gaussian noise) or only gate in noise units and
+  /// weigh pixels equally (0). Default 1.
+  int32_t noise_weighting;
 } mstri_options;
 
 /// The defaults documented on each field of `mstri_options`.
@@ -113,6 +121,19 @@ mstri_status mstri_distort_points(const double *camera, const double *normalised
 /// it fails; those outputs are the best iterate, always finite.
 mstri_status mstri_undistort_points(const double *camera, const double *pixels, size_t count,
                                     double *normalised_out, int32_t *status_out);
+
+/// `mstri_triangulate` with a noise scale per camera (`camera_noise_px`: camera_count values > 0,
+/// pixels; NULL is `mstri_triangulate`). Robust mode then measures every residual in units of its
+/// camera's noise: a view is rejected while its error exceeds `gate_sigmas` noise scales, the Huber loss
+/// works on the scaled residual (δ = 1.345, Huber's 95 %-efficiency constant), and with
+/// `noise_weighting` the DLT rows and the refinement weigh each view by 1 / its noise scale. When the
+/// worst-first rejection drops views, every larger subset of the views (up to 6 views) is tried too and
+/// the largest one whose residuals all lie within the gate is kept (least cost among equals), so two
+/// close cameras never win over three that agree.
+mstri_status mstri_triangulate_scaled(const double *cameras, size_t camera_count, const double *camera_noise_px,
+                                      const double *observations, size_t point_count, const mstri_options *options,
+                                      double *points_out, double *reprojection_out, double *mean_reprojection_out,
+                                      uint8_t *used_views_out, int32_t *status_out);
 
 /// Triangulates `point_count` points seen by `camera_count` cameras in one call.
 /// - cameras: camera_count · MSTRI_CAMERA_STRIDE doubles.

@@ -1,0 +1,62 @@
+import MatchSceneCore
+import MatchSceneGeometry
+import MatchSceneReconstruction
+
+/// The reprojection error of the final reconstruction over every view where the detector found the
+/// person, whether or not the triangulation used that view: for each person track, camera and frame,
+/// the camera's detection of that person (the nearest by projection, `CalibrationEvidence.nearestDetection`)
+/// and, for each joint the track holds at that frame, the pixel distance between the projected joint and
+/// the detected keypoint. Rejected views count too, so a reconstruction cannot look good by discarding
+/// the views that disagree with it (the "all views" error of issue 11, measured as Pose2Sim reports it).
+struct AllViewsReprojection {
+  /// Largest median distance between a detection and the projected person, pixels (a camera whose
+  /// calibration is off by tens of pixels still finds its detection).
+  var gatePx = 120.0
+  /// Keypoints below this confidence are not counts of "the detector found it".
+  var minConfidence = 0.1
+
+  /// Per track id, per camera: the pixel distances.
+  func errors(match: Match, motion: MotionModel) -> [String: [[Double]]] {
+    var out: [String: [[Double]]] = [:]
+    guard let frames = motion.frames else { return out }
+    for t in motion.personTracks {
+      let track = motion.tracks[t]
+      var perCamera = Array(repeating: [Double](), count: match.cameras.count)
+      for frame in frames {
+        let joints = (0..<track.jointCount).map { j -> SIMD3<Double>? in
+          let s = track[joint: j, frame: frame]
+          return s.isPresent ? s.position : nil
+        }
+        guard joints.contains(where: { $0 != nil }) else { continue }
+        for (c, camera) in match.cameras.enumerated() {
+          let detections = match.people(camera: camera.name, frame: frame)
+          guard !detections.isEmpty else { continue }
+          let projected = joints.map { $0.flatMap { camera.project($0) } }
+          guard let best = CalibrationEvidence.nearestDetection(
+            detections, projected: projected, minConfidence: minConfidence, gatePx: gatePx)
+          else { continue }
+          for (j, k) in detections[best].keypoints.enumerated() where j < projected.count {
+            guard let p = projected[j], k.isDetected, k.confidence >= minConfidence else { continue }
+            perCamera[c].append(((SIMD2(k.x, k.y) - p) * (SIMD2(k.x, k.y) - p)).sum().squareRoot())
+          }
+        }
+      }
+      out[track.id] = perCamera
+    }
+    return out
+  }
+
+  /// Adds the figures to `report`: per camera over every person, per track per camera.
+  func add(to report: inout ReconstructionReport, match: Match, motion: MotionModel) {
+    let errors = self.errors(match: match, motion: motion)
+    for c in report.cameras.indices {
+      report.cameras[c].allViewsReprojectionPx = ErrorStatistics(errors.values.flatMap { c < $0.count ? $0[c] : [] })
+    }
+    for t in report.tracks.indices {
+      guard let perCamera = errors[report.tracks[t].id] else { continue }
+      var figures: [String: ErrorStatistics] = [:]
+      for (c, camera) in match.cameras.enumerated() where !perCamera[c].isEmpty { figures[camera.name] = ErrorStatistics(perCamera[c]) }
+      report.tracks[t].allViewsReprojectionPx = figures
+    }
+  }
+}
