@@ -69,6 +69,7 @@ public struct MatchPipeline: Sendable {
     var match = loaded.match
     var diagnostics = DiagnosticLog(onDiagnostic)
     for d in loaded.diagnostics { diagnostics.append(d) }
+    for d in try RigCheck.check(match, file: folder.path) { diagnostics.append(d) }
     let sport = try SportSpec.builtIn(match.sport)
     let range = try Self.frames(options.frames, loaded: loaded, folder: folder)
     let zones = options.analysis ? try zones(folder: folder) : []
