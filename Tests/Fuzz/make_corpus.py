@@ -134,24 +134,11 @@ visible = next(i for i, line in enumerate(ball[1:], 1) if line.split(",")[1] == 
 write("tracknet", "ball.csv", "\n".join([ball[0]] + ball[max(1, visible - 3):visible + 12]) + "\n")
 write("tracknet", "plain.csv", "Frame,Visibility,X,Y\n0,1,5,5\n1,0,0,0\n")
 
-# Qualisys: the tests' hand-made file.
-write("qualisys", "calib.qca.txt", """<?xml version='1.0' encoding='ASCII'?>
-<calibration created="by hand" type="regular">
-  <camera active="1" avg-residual="0.4" model="Miqus Video" serial="cam_10" viewrotation="0">
-    <fov_video bottom="1099" left="100" right="2019" top="20"/>
-    <transform x="2000" y="0" z="1000" r11="0" r12="1" r13="0" r21="0" r22="0" r23="1" r31="1" r32="0" r33="0"/>
-    <intrinsic focalLengthU="96000" focalLengthV="96000" centerPointU="61440" centerPointV="34560"
-               radialDistortion1="-3.2" radialDistortion2="6.4" radialDistortion3="0"
-               tangentalDistortion1="0.064" tangentalDistortion2="-0.032" skew="0"/>
-  </camera>
-  <camera active="1" model="none" serial="cam_2" video_resolution="720p">
-    <fov_video bottom="1079" left="0" right="1919" top="0"/>
-    <transform x="0" y="-3000" z="1500" r11="1" r12="0" r13="0" r21="0" r22="0" r23="1" r31="0" r32="-1" r33="0"/>
-    <intrinsic focalLengthU="96000" focalLengthV="96000" centerPointU="61440" centerPointV="34560"
-               radialDistortion1="0" radialDistortion2="0" tangentalDistortion1="0" tangentalDistortion2="0"/>
-  </camera>
-</calibration>
-""")
+# Qualisys: the tests' hand-made file (`handQCA` of QualisysCalibrationTests.swift), taken from there.
+tests = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+with open(os.path.join(tests, "MatchSceneIOTests", "QualisysCalibrationTests.swift")) as f:
+    literal = re.search(r'let handQCA = """\n(.*?)\n\s*"""', f.read(), re.S).group(1)
+write("qualisys", "calib.qca.txt", "\n".join(line[2:] for line in literal.split("\n")) + "\n")
 
 # ARKit body anchors.
 joint = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.1, 0.9, -2.0, 1]
@@ -163,29 +150,10 @@ write("arkit", "body.json", json.dumps({"frames": [
 write("drill-toml", "drill.toml", 'name = "serve"\norder = "sequence"\nscoring = "targets"\ntime_limit = 30\ntouch = ["ball", "left_wrist"]\n'
       '[[target]]\nname = "a"\nshape = "sphere"\nradius = 0.1\ncenter = [1.1, 0.38, 0.81]\npoints = 3\n'
       '[[target]]\nname = "b"\nsize = [0.5, 0.76, 0.1]\ncenter = [1.1, -0.38, 0.81]\n')
-write("zones-toml", "zones.toml", """min_dwell = 0.02
-[[zone]]
-name = "snare"
-shape = "sphere"
-radius = 0.12
-center = [0.2, 0.4, 0.0]
-frame = "body"
-origin = "chest"
-triggers = ["left_wrist", "RWrist"]
-[[zone]]
-name = "toss"
-shape = "cylinder"
-radius = 0.15
-height = 0.6
-center = [-1.6, 0, 1.2]
-triggers = "ball"
-exit_margin = 0.05
-[[zone]]
-name = "deep"
-size = [0.5, 0.76, 0.1]
-center = [1.1, 0.38, 0.81]
-triggers = ["ball"]
-""")
+write("zones-toml", "zones.toml", 'min_dwell = 0.05\n[[zone]]\nname = "net"\nshape = "cylinder"\nradius = 0.1\nheight = 0.2\n'
+      'center = [0, 0, 0.8]\ntriggers = "ball"\nexit_margin = 0.02\n[[zone]]\nname = "hand"\nshape = "sphere"\nradius = 0.2\n'
+      'center = [0, 0.3, 0]\nframe = "body"\norigin = "chest"\ntriggers = ["right_wrist", "LWrist"]\n'
+      '[[zone]]\nname = "box"\nsize = [0.4, 0.4, 0.2]\ncenter = [1, 0, 0.76]\ntriggers = ["ball"]\n')
 
 # Outputs read back by evaluate and sessions: events.json and tracks.csv (the truth's, shortened).
 events = json.loads(read("truth/events.json"))
