@@ -240,3 +240,15 @@ let package = Package(
   cLanguageStandard: .c11,
   cxxLanguageStandard: .cxx17
 )
+
+// MARK: - Fuzzing (issue 16): libFuzzer harnesses of every reader, only when MATCHSCENE_FUZZ=1
+// They link libFuzzer's `main`, so an ordinary build cannot link them: `Tests/Fuzz/run.sh` builds them with
+// `MATCHSCENE_FUZZ=1 swift build --build-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library`.
+if Context.environment["MATCHSCENE_FUZZ"] == "1" {
+  package.targets.append(
+    .executableTarget(
+      name: "matchscene-fuzz",
+      dependencies: ["MatchSceneCore", "MatchSceneIO"],
+      path: "Tests/Fuzz/Harnesses"
+    ))
+}

@@ -58,6 +58,8 @@ case "$mode" in
     install_python_tools
     # XCTest only: the project has no Swift Testing tests, and its empty run would close the log.
     swift test --disable-swift-testing
+    # Fuzzing (issue 16): every reader and the triangulation shim's C API, 4 s each (about a minute).
+    Tests/Fuzz/run.sh 4
     ;;
   *)
     echo "usage: $0 [demo|test]" >&2

@@ -1,14 +1,23 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Writes files so that a reader never sees half of one: the bytes go to a temporary file in the same
-/// folder, which is then renamed over the destination (rename is atomic within a file system, POSIX).
+/// folder, `.NAME.PID-UUID.tmp`, which is then renamed over the destination (rename is atomic within a
+/// file system, POSIX). The temporary files of the same name left by killed runs (their process gone) are
+/// removed by the next write.
 public enum AtomicFile {
   /// Writes `data` to `url`, creating parent folders. On failure the destination is untouched and
   /// the temporary file removed.
   public static func write(_ data: Data, to url: URL) throws {
     let folder = url.deletingLastPathComponent()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let temp = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+    removeStale(of: url)
+    let temp = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid())-\(UUID().uuidString).tmp")
     do {
       try data.write(to: temp)
       if rename(temp.path, url.path) != 0 {
@@ -17,6 +26,27 @@ public enum AtomicFile {
     } catch {
       try? FileManager.default.removeItem(at: temp)
       throw error
+    }
+  }
+
+  /// Removes `.NAME.PID-UUID.tmp` beside `url` whose process has ended, and `.NAME.UUID.tmp` (the
+  /// names of earlier versions, which carried no process id).
+  static func removeStale(of url: URL) {
+    let folder = url.deletingLastPathComponent()
+    let prefix = ".\(url.lastPathComponent).", suffix = ".tmp"
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    where entry.hasPrefix(prefix) && entry.hasSuffix(suffix) && entry.count > prefix.count + suffix.count {
+      let middle = entry.dropFirst(prefix.count).dropLast(suffix.count)
+      let parts = middle.split(separator: "-", maxSplits: 1)
+      let stale: Bool
+      if UUID(uuidString: String(middle)) != nil {
+        stale = true
+      } else if parts.count == 2, let pid = Int32(parts[0]), UUID(uuidString: String(parts[1])) != nil {
+        stale = pid != getpid() && kill(pid, 0) == -1 && errno == ESRCH
+      } else {
+        stale = false
+      }
+      if stale { try? FileManager.default.removeItem(at: folder.appendingPathComponent(entry)) }
     }
   }
 

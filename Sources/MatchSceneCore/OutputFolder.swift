@@ -50,18 +50,13 @@ public enum OutputFolder {
           "exists, is not empty and was not written by MatchScene; choose another folder, or pass --force to replace it")
       }
     }
-    do {
-      try fm.createDirectory(at: parent, withIntermediateDirectories: true)
-    } catch {
-      throw InputError(file: parent.path, "cannot create the folder: \(Self.reason(error))")
-    }
+    try createFolders(parent)
     removeStale(beside: destination)
     let tag = "\(getpid())-\(UUID().uuidString)"
     let staging = parent.appendingPathComponent(".\(name).partial-\(tag)")
-    do {
-      try fm.createDirectory(at: staging, withIntermediateDirectories: false)
-    } catch {
-      throw InputError(file: parent.path, "cannot write here: \(Self.reason(error))")
+    guard mkdir(staging.path, 0o755) == 0 else {
+      throw InputError(
+        file: parent.path, "cannot write the output folder here (creating \(staging.lastPathComponent)): \(String(cString: strerror(errno)))")
     }
     do {
       try fill(staging)
@@ -78,6 +73,26 @@ public enum OutputFolder {
     } catch {
       try? fm.removeItem(at: staging)
       throw error
+    }
+  }
+
+  /// Creates `folder` and its missing parents one by one, so that an error names the exact path and
+  /// the system's reason (a file in the way, no permission, a read-only file system).
+  static func createFolders(_ folder: URL) throws {
+    var missing: [URL] = []
+    var url = folder
+    var isFolder: ObjCBool = false
+    while !FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
+      missing.append(url)
+      let up = url.deletingLastPathComponent()
+      if up.path == url.path { break }
+      url = up
+    }
+    if !isFolder.boolValue && FileManager.default.fileExists(atPath: url.path) {
+      throw InputError(file: url.path, "is a file, not a folder, so the output folder \(folder.path) cannot be created in it")
+    }
+    for url in missing.reversed() where mkdir(url.path, 0o755) != 0 && errno != EEXIST {
+      throw InputError(file: url.path, "cannot create the folder: \(String(cString: strerror(errno)))")
     }
   }
 
@@ -130,13 +145,5 @@ public enum OutputFolder {
         }
       }
     }
-  }
-
-  static func reason(_ error: Error) -> String {
-    let ns = error as NSError
-    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-      return String(cString: strerror(Int32(underlying.code)))
-    }
-    return ns.localizedDescription
   }
 }

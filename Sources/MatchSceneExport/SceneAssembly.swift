@@ -232,7 +232,7 @@ struct SceneAssembly {
           alphaMode: "BLEND"))
       let mesh = builder.addMesh(
         GLTFMesh(name: "\(MatchSceneGLTF.ballName)/trail-\(k)", primitives: [Self.primitive(geometry, material: material)]))
-      let delay = max(k, Int((Double(k) / Double(n) * frames).rounded()))
+      let delay = max(k, Int((Double(k) / Double(n) * frames).rounded()))  // frames ≤ 60 s · fps: SceneOptions.check
       let size = Float(fade)
       let node = builder.addNode(
         GLTFNode(

@@ -42,7 +42,10 @@ public struct SceneOptions: Sendable {
   /// `ballTrailSpheres` smaller, fading copies of the ball, nodes `ball/trail-1` … `ball/trail-N`
   /// beside `ball`, sphere k following the ball's track k/N of this time behind it (rounded to whole
   /// frames, at least one); a sphere is hidden (scale 0) at frames where its delayed position has no data.
+  /// At most `maxBallTrail`.
   public var ballTrail: Double = 0
+  /// The longest ball trail accepted, seconds (a minute: longer than any rally).
+  public static let maxBallTrail: Double = 60
   /// Number of spheres of the ball's trail (≥ 1).
   public var ballTrailSpheres: Int = 5
   /// Keyframe reduction, metres; 0 (the default) keeps every frame. Each channel keeps the fewest keys
@@ -114,7 +117,9 @@ public struct SceneOptions: Sendable {
     guard hideGapsLongerThan.isFinite, hideGapsLongerThan >= 0 else {
       throw GLTFError("hideGapsLongerThan \(hideGapsLongerThan) must be ≥ 0")
     }
-    guard ballTrail.isFinite, ballTrail >= 0 else { throw GLTFError("ballTrail \(ballTrail) s must be ≥ 0") }
+    guard ballTrail.isFinite, ballTrail >= 0, ballTrail <= Self.maxBallTrail else {
+      throw GLTFError("ballTrail \(ballTrail) s must lie in 0…\(Int(Self.maxBallTrail)) s")
+    }
     guard ballTrailSpheres >= 1 else { throw GLTFError("ballTrailSpheres \(ballTrailSpheres) must be ≥ 1") }
     guard lightIntensity.isFinite, lightIntensity > 0 else {
       throw GLTFError("lightIntensity \(lightIntensity) lux must be > 0")

@@ -62,7 +62,9 @@ public enum ARKitBodyJSON {
     let firstTime = decoded.frames.compactMap(\.time).min() ?? 0
     var out: [Int: [Int: SIMD3<Double>]] = [:]
     for (i, f) in decoded.frames.enumerated() {
-      guard let number = f.frame ?? f.time.map({ Int((($0 - firstTime) * fps).rounded()) }) else {
+      guard let number = try f.frame ?? f.time.map({
+        try FrameNumber.of(seconds: $0, first: firstTime, fps: fps, file: file, location: .key("frames[\(i)].time"))
+      }) else {
         throw InputError(file: file, location: .key("frames[\(i)]"), "neither time nor frame given")
       }
       guard out[number] == nil else {

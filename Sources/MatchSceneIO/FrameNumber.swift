@@ -15,6 +15,19 @@ enum FrameNumber {
     }
   }
 
+  /// The frame of a time stamp: round((`seconds` − `first`) · `fps`), checked as `check` does before it
+  /// is converted (a time of 1e300 s trapped converting to Int).
+  /// - Throws: `InputError` when the time is not finite or its frame is beyond ±`limit`.
+  static func of(seconds: Double, first: Double, fps: Double, file: String, location: InputError.Location) throws -> Int {
+    let frame = ((seconds - first) * fps).rounded()
+    guard frame.isFinite, frame.magnitude <= Double(limit) else {
+      throw InputError(
+        file: file, location: location,
+        "time \(seconds) s is frame \(frame) (at \(fps) fps from the first time, \(first) s), outside the accepted −\(limit)…\(limit)")
+    }
+    return Int(frame)
+  }
+
   /// The frame of an index value: the value itself when it is an integer (`42`, `-3`), else the
   /// last run of digits in its last path component without the extension (`img0042.png` → 42,
   /// `labeled-data/cam1/frame_000123.jpg` → 123, `video3_f17` → 17). Nil when there are no

@@ -62,7 +62,9 @@ public enum MediaPipeWorldJSON {
     var out: [Int: Landmarks] = [:]
     var indexOfFrame: [Int: Int] = [:]
     for (i, f) in frames.enumerated() {
-      guard let number = f.frame ?? f.time.map({ Int((($0 - firstTime) * fps).rounded()) }) else {
+      guard let number = try f.frame ?? f.time.map({
+        try FrameNumber.of(seconds: $0, first: firstTime, fps: fps, file: file, location: .key("[\(i)].time"))
+      }) else {
         throw InputError(file: file, location: .key("[\(i)]"), "neither frame nor time given")
       }
       if let other = indexOfFrame[number] {

@@ -46,11 +46,22 @@ enum TOMLPrescan {
 
     func peek(_ offset: Int = 0) -> UInt8? { i + offset < bytes.count ? bytes[i + offset] : nil }
 
-    /// The 1-based column of byte `at`, counted in Unicode scalars.
-    func column(_ at: Int) -> Int { bytes[lineStart..<min(at, bytes.count)].filter { $0 & 0xC0 != 0x80 }.count + 1 }
+    /// The 1-based line and column (counted in Unicode scalars) of byte `at`, which may lie on an earlier
+    /// line than the scanner: a key that started before a multi-line string inside it (such a key at the
+    /// place of its error trapped on an inverted range, found by fuzzing).
+    func position(_ at: Int) -> (line: Int, column: Int) {
+      let at = min(max(at, 0), bytes.count), current = min(lineStart, bytes.count)
+      var line = self.line, start = current
+      if at < current {
+        line -= bytes[at..<current].filter { $0 == UInt8(ascii: "\n") }.count
+        start = (bytes[..<at].lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
+      }
+      return (line, bytes[start..<max(start, at)].filter { $0 & 0xC0 != 0x80 }.count + 1)
+    }
 
     func fail(_ at: Int, _ message: String) -> InputError {
-      InputError(file: file, location: .lineColumn(line, column(at)), "not valid TOML: \(message)")
+      let (line, column) = position(at)
+      return InputError(file: file, location: .lineColumn(line, column), "not valid TOML: \(message)")
     }
 
     mutating func newline() {

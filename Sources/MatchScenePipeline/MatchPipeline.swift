@@ -68,6 +68,7 @@ public struct MatchPipeline: Sendable {
     var loaded = try MatchFolder.load(folder, options: input)
     var diagnostics = DiagnosticLog(onDiagnostic)
     for d in loaded.diagnostics { diagnostics.append(d) }
+    for d in try RigCheck.check(loaded.match, file: folder.path) { diagnostics.append(d) }
     let sync = try synchronise(&loaded, folder: folder, diagnostics: &diagnostics)
     var match = loaded.match
     let sport = try SportSpec.builtIn(match.sport)

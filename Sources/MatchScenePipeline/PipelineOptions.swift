@@ -58,6 +58,10 @@ public struct PipelineOptions: Sendable {
 
   public init() {}
 
+  /// The lowest smoothing cutoff accepted, Hz: the Butterworth filter's lowest relative cutoff
+  /// (`Butterworth.minimumRelativeCutoff`) at the highest frame rate accepted (10000 fps).
+  public static let minimumCutoff = 0.01
+
   /// Checks the options before any work starts.
   /// - Throws: `InputError` naming the option and the accepted range.
   public func check() throws {
@@ -65,8 +69,8 @@ public struct PipelineOptions: Sendable {
     try claims?.validate()
     try analysisOptions.ballAtRest.validate()
     let smoothing = analysisOptions.smoothing
-    guard smoothing.cutoff.isFinite, smoothing.cutoff > 0 else {
-      throw InputError(file: "cutoff option", "must be a positive number of Hz, got \(smoothing.cutoff)")
+    guard smoothing.cutoff.isFinite, smoothing.cutoff >= Self.minimumCutoff else {
+      throw InputError(file: "cutoff option", "must be at least \(Self.minimumCutoff) Hz, got \(smoothing.cutoff)")
     }
     guard smoothing.maxGap.isFinite, smoothing.maxGap >= 0, smoothing.maxGap <= 60 else {
       throw InputError(file: "max-gap option", "must be between 0 and 60 seconds, got \(smoothing.maxGap)")

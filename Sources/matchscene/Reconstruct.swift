@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MatchSceneAnalysis
 import MatchSceneCore
+import MatchSceneExport
 import MatchSceneIO
 import MatchScenePipeline
 
@@ -102,9 +103,13 @@ struct Reconstruct: ParsableCommand {
   var restHold: Double = 0.3
 
   func validate() throws {
-    guard cutoff.isFinite, cutoff > 0 else { throw ValidationError("--cutoff must be a positive number of Hz") }
+    guard cutoff.isFinite, cutoff >= PipelineOptions.minimumCutoff else {
+      throw ValidationError("--cutoff must be at least \(PipelineOptions.minimumCutoff) Hz, got \(cutoff)")
+    }
     guard maxGap.isFinite, maxGap >= 0, maxGap <= 60 else { throw ValidationError("--max-gap must be between 0 and 60 seconds") }
-    guard ballTrail.isFinite, ballTrail >= 0 else { throw ValidationError("--ball-trail must not be negative") }
+    guard ballTrail.isFinite, ballTrail >= 0, ballTrail <= SceneOptions.maxBallTrail else {
+      throw ValidationError("--ball-trail must lie in 0…\(Int(SceneOptions.maxBallTrail)) seconds, got \(ballTrail)")
+    }
     if let claimHold, !(claimHold >= 0.2 && claimHold <= 10) { throw ValidationError("--claim-hold must lie in 0.2…10 seconds") }
     guard restHold.isFinite, restHold > 0, restHold <= 60 else { throw ValidationError("--rest-hold must lie in (0, 60] seconds") }
     if let viewGate, !(viewGate >= 0 && viewGate <= 100) { throw ValidationError("--view-gate must be 0 or a number of noise scales up to 100") }

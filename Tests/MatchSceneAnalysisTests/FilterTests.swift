@@ -10,6 +10,19 @@ final class FilterTests: XCTestCase {
     (0..<count).map { (i: Int) -> Double in amplitude * sin(2 * Double.pi * f * Double(i) / fs) }
   }
 
+  /// A cutoff so low that 3·rate/cutoff exceeds Int.max trapped in the padding, and one whose squared
+  /// pre-warped frequency underflows gave NaN everywhere (issue 16 §3, `--cutoff 1e-300`): such cutoffs
+  /// are refused; the lowest one accepted pads with the whole signal and keeps a constant within 1e-4
+  /// (measured 6e-6; 5e-14 at 1e-2 · fs).
+  func testButterworthWithATinyCutoffIsRefusedAndTheLowestAcceptedWorks() throws {
+    XCTAssertNil(Butterworth(order: 4, cutoff: 1e-300, sampleRate: fs))
+    XCTAssertNil(Butterworth(order: 4, cutoff: 0.99e-6 * fs, sampleRate: fs))
+    let filter = try XCTUnwrap(Butterworth(order: 4, cutoff: Butterworth.minimumRelativeCutoff * fs, sampleRate: fs))
+    let out = filter.filtfilt(Array(repeating: 0.7, count: 50))
+    XCTAssertEqual(out.count, 50)
+    for value in out { XCTAssertEqual(value, 0.7, accuracy: 1e-4) }
+  }
+
   func testButterworthZeroPhaseGainAtCutoffIsMinus3dB() {
     for order in [2, 4, 6] {
       let filter = Butterworth(order: order, cutoff: 8, sampleRate: fs)!

@@ -29,6 +29,22 @@ final class HostileInputTests: XCTestCase {
     assertInputError(try TOMLDocument(text: "a = " + String(repeating: "[", count: 50_000), file: "m.toml"), contains: ["nested"])
   }
 
+  /// Inputs found by `Tests/Fuzz/run.sh` (issue 16 §4) that trapped: each is now an error naming its place.
+  func testInputsFoundByFuzzing() {
+    // A key holding a multi-line string, then too many dots: the error's place lay on an earlier line than
+    // the scanner and the column's range was inverted.
+    let key = "k.\"\"\"\n\"\"\"" + String(repeating: ".a", count: 70) + " = 1"
+    assertInputError(try TOMLDocument(text: key, file: "drill.toml"), contains: ["drill.toml:1:1:", "more than 64 dotted parts"])
+    assertInputError(try TOMLDocument(text: "x = 1\n" + key, file: "z.toml"), contains: ["z.toml:2:1:", "more than 64 dotted parts"])
+    // Times whose frame is beyond Int: the conversion trapped.
+    let arkit = #"{"frames": [{"time": 0, "joints": {}}, {"time": 1e300, "joints": {}}]}"#
+    assertInputError(try ARKitBodyJSON.parse(Data(arkit.utf8), file: "body.json", fps: 60),
+                     contains: ["body.json: [frames[1].time]: time 1e+300 s is frame", "outside the accepted −100000000…100000000"])
+    let world = #"[{"time": 0, "pose_world_landmarks": []}, {"time": -1e300, "pose_world_landmarks": []}]"#
+    assertInputError(try MediaPipeWorldJSON.parse(Data(world.utf8), file: "world.json", fps: 30),
+                     contains: ["world.json: [[0].time]: time 0.0 s is frame 3e+301 (at 30.0 fps from the first time, -1e+300 s)"])
+  }
+
   func testValidTOMLWithBracketsInOtherPlacesStillParses() throws {
     let text = """
       a = [

@@ -15,14 +15,20 @@ public struct Butterworth: Sendable {
   public let sections: [Section]
   public let order: Int
   public let cutoff: Double
+  /// The lowest cutoff accepted, as a fraction of the sample rate. Below it the sections' DC gain
+  /// 1 + a1 + a2 (≈ 4(ω/2fs)², divided by in the steady-state start) loses its precision in Double and
+  /// then underflows to 0, which made every output NaN (a cutoff of 1e-300 Hz, issue 16).
+  public static let minimumRelativeCutoff = 1e-6
   public let sampleRate: Double
 
   /// - Parameters:
   ///   - order: even, ≥ 2 (the zero-phase order; one pass is order/2).
-  ///   - cutoff: Hz, in (0, sampleRate/2).
+  ///   - cutoff: Hz, in [`minimumRelativeCutoff` · sampleRate, sampleRate/2).
   /// - Returns: nil for an invalid order or cutoff.
   public init?(order: Int, cutoff: Double, sampleRate: Double) {
-    guard order >= 2, order % 2 == 0, cutoff > 0, sampleRate > 0, cutoff < sampleRate / 2 else { return nil }
+    guard order >= 2, order % 2 == 0, sampleRate.isFinite, sampleRate > 0,
+      cutoff >= Self.minimumRelativeCutoff * sampleRate, cutoff < sampleRate / 2
+    else { return nil }
     self.order = order
     self.cutoff = cutoff
     self.sampleRate = sampleRate
@@ -56,7 +62,8 @@ public struct Butterworth: Sendable {
   /// unchanged. Signals shorter than 2 samples are returned as they are.
   public func filtfilt(_ x: [Double]) -> [Double] {
     guard x.count >= 2 else { return x }
-    let pad = min(x.count - 1, Int((3 * sampleRate / cutoff).rounded(.up)))
+    // Compared as Doubles: a tiny cutoff makes 3·rate/cutoff larger than any Int.
+    let pad = Int(min(Double(x.count - 1), (3 * sampleRate / cutoff).rounded(.up)))
     var extended = [Double]()
     extended.reserveCapacity(x.count + 2 * pad)
     for i in stride(from: pad, through: 1, by: -1) { extended.append(2 * x[0] - x[i]) }

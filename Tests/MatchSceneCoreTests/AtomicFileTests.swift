@@ -1,0 +1,26 @@
+import Foundation
+import MatchSceneCore
+import TestSupport
+import XCTest
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `AtomicFile` cleans up after killed runs (issue 16 §3: `.tracks.csv.<UUID>.tmp` files stayed forever).
+final class AtomicFileTests: XCTestCase {
+  func testAWriteRemovesTheTemporaryFilesOfKilledRunsOnly() throws {
+    let folder = try makeTemporaryFolder()
+    let uuid = UUID().uuidString
+    // A process id above Linux's pid_max (at most 2^22) belongs to no process.
+    let dead = ".x.csv.2147483647-\(uuid).tmp", old = ".x.csv.\(uuid).tmp"
+    let live = ".x.csv.\(getpid())-\(uuid).tmp", other = ".x.csv.notes.tmp", otherName = ".y.csv.\(uuid).tmp"
+    for name in [dead, old, live, other, otherName] {
+      try Data("half".utf8).write(to: folder.appendingPathComponent(name))
+    }
+    try AtomicFile.write("whole\n", to: folder.appendingPathComponent("x.csv"))
+    let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+    XCTAssertEqual(left, ["x.csv", live, other, otherName])
+    XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("x.csv"), encoding: .utf8), "whole\n")
+  }
+}
