@@ -149,82 +149,103 @@ public enum OpenPoseFolder {
 
   /// Reads and parses one OpenPose JSON file (see `parse(_:file:keypointCount:)`).
   public static func readFile(_ url: URL, keypointCount: Int) throws -> [PersonDetection2D] {
-    try parse(contents(url), file: url.path, keypointCount: keypointCount)
+    try contents(url).withUnsafeBufferPointer { try parse($0, file: url.path, keypointCount: keypointCount) }
   }
 
   /// Like `readFile`, nil for a file holding nothing but white space.
   static func readFileUnlessBlank(_ url: URL, keypointCount: Int) throws -> [PersonDetection2D]? {
-    let data = try contents(url)
-    return JSONErrors.isBlank(data) ? nil : try parse(data, file: url.path, keypointCount: keypointCount)
+    try contents(url).withUnsafeBufferPointer { bytes in
+      OpenPoseJSON.isBlank(bytes) ? nil : try parse(bytes, file: url.path, keypointCount: keypointCount)
+    }
   }
 
-  static func contents(_ url: URL) throws -> Data {
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+  /// The file's bytes, read with POSIX calls (`FileBytes`): no `Data` on the hot path.
+  static func contents(_ url: URL) throws -> [UInt8] {
+    guard let bytes = FileBytes.read(url.path) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
-    return data
-  }
-
-  /// The part of an OpenPose frame MatchScene uses; other keys (`version`, `person_id`, face and
-  /// hand keypoints) are ignored.
-  struct Frame: Decodable {
-    struct Person: Decodable {
-      var pose_keypoints_2d: [Double]?
-    }
-    var people: [Person]
+    return bytes
   }
 
   /// Parses OpenPose JSON bytes; `file` names them in errors.
-  /// - Throws: `InputError` for an empty file, malformed JSON (with the line and column Foundation
-  ///   reports, or the end of the file when it is truncated), a missing `people` array, or a person
-  ///   whose `pose_keypoints_2d` is not `3 × keypointCount` finite numbers.
+  /// - Throws: `InputError` for an empty file, malformed JSON (with the line and column, or the end of
+  ///   the file when it is truncated, and what was expected there), a missing `people` array, or a
+  ///   person whose `pose_keypoints_2d` is not `3 × keypointCount` finite numbers (naming the key).
   public static func parse(_ data: Data, file: String, keypointCount: Int) throws -> [PersonDetection2D] {
-    if JSONErrors.isBlank(data) {
+    try data.withUnsafeBytes { try parse($0.bindMemory(to: UInt8.self), file: file, keypointCount: keypointCount) }
+  }
+
+  /// `parse(_:file:keypointCount:)` of bytes in memory, by `OpenPoseJSON` (no Foundation JSON).
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String, keypointCount: Int) throws -> [PersonDetection2D] {
+    if OpenPoseJSON.isBlank(bytes) {
       throw InputError(file: file, "empty file; expected OpenPose JSON {\"people\": [{\"pose_keypoints_2d\": [...]}]}")
     }
-    let frame: Frame
+    let frame: OpenPoseJSON.RawFrame
     do {
-      // JSONDecoder is ~3× faster than JSONSerialization here; the latter only serves to locate errors.
-      frame = try JSONDecoder().decode(Frame.self, from: data)
-    } catch let error as DecodingError {
-      throw JSONErrors.inputError(error, data: data, file: file) { keyPath in
-        switch keyPath {
-        case "": "an object {\"people\": [...]} (OpenPose JSON)"
-        case "people": "an array of people {\"pose_keypoints_2d\": [...]}"
-        default: "an array of \(3 * keypointCount) numbers (x, y, confidence per keypoint)"
-        }
-      }
+      frame = try OpenPoseJSON.parse(bytes)
+    } catch {
+      throw inputError(error, bytes: bytes, file: file, keypointCount: keypointCount)
     }
     var out: [PersonDetection2D] = []
     out.reserveCapacity(frame.people.count)
-    for (p, person) in frame.people.enumerated() {
+    for (p, range) in frame.people.enumerated() {
       let key = "people[\(p)].pose_keypoints_2d"
-      guard let raw = person.pose_keypoints_2d else {
+      guard let range else {
         throw InputError(file: file, location: .key(key), "missing; expected \(3 * keypointCount) numbers (x, y, confidence per keypoint)")
       }
-      guard raw.count == 3 * keypointCount else {
+      guard range.count == 3 * keypointCount else {
         throw InputError(
           file: file, location: .key(key),
-          "person \(p) has \(raw.count) numbers; expected \(3 * keypointCount) (\(keypointCount) keypoints × x, y, confidence)"
-            + Skeleton.keypointCountHint(numbers: raw.count, perKeypoint: 3))
+          "person \(p) has \(range.count) numbers; expected \(3 * keypointCount) (\(keypointCount) keypoints × x, y, confidence)"
+            + Skeleton.keypointCountHint(numbers: range.count, perKeypoint: 3))
       }
-      var keypoints: [Keypoint2D] = []
-      keypoints.reserveCapacity(keypointCount)
-      for j in 0..<keypointCount {
-        let x = raw[3 * j], y = raw[3 * j + 1], c = raw[3 * j + 2]
-        guard x.isFinite, y.isFinite, c.isFinite else {
-          throw InputError(file: file, location: .key("\(key)[\(3 * j)]"), "keypoint \(j) of person \(p) is not finite")
+      let keypoints = try [Keypoint2D](unsafeUninitializedCapacity: keypointCount) { buffer, initialized in
+        for j in 0..<keypointCount {
+          let n = range.lowerBound + 3 * j
+          let x = frame.numbers[n], y = frame.numbers[n + 1], c = frame.numbers[n + 2]
+          guard x.isFinite, y.isFinite, c.isFinite else {
+            throw InputError(file: file, location: .key("\(key)[\(3 * j)]"), "keypoint \(j) of person \(p) is not finite")
+          }
+          guard CameraRanges.isPixel(x), CameraRanges.isPixel(y) else {
+            throw InputError(
+              file: file, location: .key("\(key)[\(3 * j)]"),
+              "keypoint \(j) of person \(p) lies at (\(x), \(y)), outside the accepted \(CameraRanges.pixelRange)")
+          }
+          (buffer.baseAddress! + j).initialize(to: Keypoint2D(x: x, y: y, confidence: c))
+          initialized = j + 1
         }
-        guard CameraRanges.isPixel(x), CameraRanges.isPixel(y) else {
-          throw InputError(
-            file: file, location: .key("\(key)[\(3 * j)]"),
-            "keypoint \(j) of person \(p) lies at (\(x), \(y)), outside the accepted \(CameraRanges.pixelRange)")
-        }
-        keypoints.append(Keypoint2D(x: x, y: y, confidence: c))
       }
       out.append(PersonDetection2D(keypoints: keypoints))
     }
     return out
+  }
+
+  /// The `InputError` of a failure to read an OpenPose frame.
+  static func inputError(
+    _ failure: OpenPoseJSON.Failure, bytes: UnsafeBufferPointer<UInt8>, file: String, keypointCount: Int
+  ) -> InputError {
+    func expected(_ keyPath: String) -> String {
+      if keyPath.isEmpty { return "an object {\"people\": [...]} (OpenPose JSON)" }
+      if keyPath == "people" { return "an array of people {\"pose_keypoints_2d\": [...]}" }
+      if !keyPath.contains(".") { return "an object {\"pose_keypoints_2d\": [...]} per person" }
+      return "an array of \(3 * keypointCount) numbers (x, y, confidence per keypoint)"
+    }
+    func at(_ offset: Int) -> InputError.Location {
+      let (line, column) = OpenPoseJSON.lineColumn(at: offset, in: bytes)
+      return .lineColumn(line, column)
+    }
+    switch failure {
+    case .syntax(let offset, let what):
+      return InputError(file: file, location: at(offset), "not valid JSON (truncated or malformed): expected \(what)")
+    case .missing(let keyPath):
+      return InputError(file: file, location: .key(keyPath), "missing; expected \(expected(keyPath))")
+    case .wrongType(let keyPath, let offset):
+      return InputError(
+        file: file, location: keyPath.isEmpty ? at(offset) : .key(keyPath), "wrong type; expected \(expected(keyPath))")
+    case .notRepresentable(let keyPath, let text):
+      return InputError(
+        file: file, location: .key(keyPath), "the number \(text) is too large for a Double; expected \(expected(keyPath))")
+    }
   }
 
   /// Writes `<camera>_json/<camera>_<frame>_keypoints.json` for every frame of `people` and of
