@@ -52,11 +52,17 @@ public struct TrackSmoother: Sendable {
     let fps = motion.fps
     for t in motion.personTracks {
       let n = motion.tracks[t].frameCount
-      for j in 0..<motion.tracks[t].jointCount {
+      // The joints of one track at a time, each on its own core (they are independent; a track at a
+      // time keeps the memory to one track's copies).
+      let track = motion.tracks[t]
+      let results = try! parallelMap(Array(0..<track.jointCount)) { j in
+        let base = j * n
+        return self.smoothSeriesMarkingReplaced(track.samples[base..<(base + n)].map { $0.isPresent ? $0.position : nil }, fps: fps)
+      }
+      for (j, (smoothed, replaced)) in results.enumerated() {
         let base = j * n
         // A copy, so that writing the track back does not copy all of its samples.
         let original = Array(motion.tracks[t].samples[base..<(base + n)])
-        let (smoothed, replaced) = smoothSeriesMarkingReplaced(original.map { $0.isPresent ? $0.position : nil }, fps: fps)
         for (i, position) in smoothed.enumerated() {
           var sample = original[i]
           if let position {

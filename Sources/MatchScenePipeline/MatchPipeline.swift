@@ -65,13 +65,15 @@ public struct MatchPipeline: Sendable {
     var clock = StageClock()
     var input = options.input
     if input.defaultFPSForSport == nil { input.defaultFPSForSport = { try? SportSpec.builtIn($0).defaultFPS } }
-    let loaded = try MatchFolder.load(folder, options: input)
+    var loaded = try MatchFolder.load(folder, options: input)
     var match = loaded.match
     var diagnostics = DiagnosticLog(onDiagnostic)
     for d in loaded.diagnostics { diagnostics.append(d) }
     let sport = try SportSpec.builtIn(match.sport)
     let range = try Self.frames(options.frames, loaded: loaded, folder: folder)
     let zones = options.analysis ? try zones(folder: folder) : []
+    // `match` keeps the only reference to the detections, so that they can be let go below.
+    loaded.match.detections = [:]
     clock.lap("read")
 
     var reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
@@ -80,6 +82,9 @@ public struct MatchPipeline: Sendable {
     clock.lap("reconstruct")
     let (check, refinement) = try calibrate(
       &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
+    // Done with the 2D detections: the analysis and the writing go without them (a long match's
+    // detections are a quarter of its memory).
+    match.detections = [:]
 
     let venue = options.venue ?? match.venue ?? .assumed(worldUp: match.worldUp)
     let inVenue = venue.isIdentity ? reconstructed.motion : reconstructed.motion.transformed(by: venue.venueFromWorld)

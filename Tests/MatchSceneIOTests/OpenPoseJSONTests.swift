@@ -1,6 +1,6 @@
 import Foundation
 import MatchSceneCore
-import MatchSceneIO
+@testable import MatchSceneIO
 import TestSupport
 import XCTest
 
@@ -69,6 +69,28 @@ final class OpenPoseJSONTests: XCTestCase {
     XCTAssertEqual(
       try parse("{\"people\":[{\"pose_keypoints_2d\":[1,1,1],\"pose_keypoints_2d\":[2,2,0.5]}]}"),
       [PersonDetection2D(keypoints: [Keypoint2D(x: 2, y: 2, confidence: 0.5)])])
+  }
+
+  /// File names are read by bytes when ASCII (`asciiFrameNumber`): the same frames as character by
+  /// character, on names built from the pieces that matter.
+  func testFrameNumbersByBytesEqualByCharacters() {
+    var random = SeededGenerator(seed: 17)
+    let pieces = [
+      "cam01", "_", "-", "0", "7", "123", "000000000042", "_keypoints", ".json", ".JSON", ".Json", "x", "Z", ".",
+      "1234567890123456789", "@", "`", "[", "{", "\u{0E}json", "_KEYPOINTS",
+    ]
+    var frames = 0
+    for _ in 0..<5000 {
+      let name = (0..<Int.random(in: 1...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+      let ascii = OpenPoseFolder.asciiFrameNumber(of: name)
+      XCTAssertNotNil(ascii, name)
+      XCTAssertEqual(ascii ?? nil, OpenPoseFolder.unicodeFrameNumber(of: name), name)
+      XCTAssertEqual(OpenPoseFolder.hasJSONSuffix(name), name.lowercased().hasSuffix(".json"), name)
+      if ascii != nil && ascii! != nil { frames += 1 }
+    }
+    XCTAssertGreaterThan(frames, 500)
+    XCTAssertNil(OpenPoseFolder.asciiFrameNumber(of: "cam\u{e9}_000000000007_keypoints.json"), "not ASCII: by characters")
+    XCTAssertEqual(OpenPoseFolder.frameNumber(of: "cam\u{e9}_000000000007_keypoints.json"), 7)
   }
 
   // MARK: Malformed input
