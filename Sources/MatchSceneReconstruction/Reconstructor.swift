@@ -55,14 +55,14 @@ public struct Reconstructor: Sendable {
       progress?(done.increment())
       return result
     }
-    let results: [FrameResult]
+    var results: [FrameResult]
     if options.parallel {
       results = try parallelMap(Array(range), work)
     } else {
       results = try range.map(work)
     }
     var report = ReportBuilder(cameras: match.cameras, skeleton: match.skeleton)
-    let motion = try link(results, range: range, report: &report)
+    let motion = try link(&results, range: range, report: &report)
     let seconds = Date().timeIntervalSince(start)
     return ReconstructionResult(
       motion: motion, frames: range, seconds: seconds, report: report.build(range: range, fps: match.fps, seconds: seconds))
@@ -123,7 +123,9 @@ public struct Reconstructor: Sendable {
   }
 
   /// Links per-frame poses into tracks: the motion of every person and the ball over `range`.
-  func link(_ frames: [FrameResult], range: ClosedRange<Int>, report: inout ReportBuilder) throws -> MotionModel {
+  /// `frames` is emptied on the way, and each frame's poses let go once in the motion, so that a long
+  /// match does not hold its poses and its motion at once.
+  func link(_ frames: inout [FrameResult], range: ClosedRange<Int>, report: inout ReportBuilder) throws -> MotionModel {
     let skeleton = match.skeleton
     let torso = self.torso
     let limbs = Pose3D.signatureLimbs(skeleton)
@@ -165,12 +167,16 @@ public struct Reconstructor: Sendable {
       trackIndex["P\(chain + 1)"] = motion.tracks.count
       motion.tracks.append(motion.makeTrack(id: "P\(chain + 1)", kind: .player))
     }
+    let ballPoints = frames.map { $0.ball?.point }
+    frames = []
     let ball = try BallCompletion.fill(
-      BallFilter.plausible(frames.map { $0.ball?.point }, fps: match.fps, options: options),
+      BallFilter.plausible(ballPoints, fps: match.fps, options: options),
       candidates: { i in self.match.cameras.map { self.match.balls(camera: $0.name, frame: range.lowerBound + i) } },
       cameras: match.cameras, inlierPx: options.ballInlierPx)
     var ballTrack = motion.makeTrack(id: "ball", kind: .ball)
-    for (i, people) in assigned.enumerated() {
+    for i in assigned.indices {
+      let people = assigned[i]
+      assigned[i] = []
       let frame = range.lowerBound + i
       for (id, pose) in people.sorted(by: { (name[$0.0] ?? "") < (name[$1.0] ?? "") }) {
         guard let track = name[id], let t = trackIndex[track] else { continue }
