@@ -178,9 +178,16 @@ extension MotionModel {
   /// Every present sample as a `tracks.csv` row: by frame, people in id order with their joints in
   /// skeleton order, then the ball. A `.filled` sample's row has reprojection error -1 and 0 views.
   public var rows: [TrackPoint] {
-    guard let frames else { return [] }
     var out: [TrackPoint] = []
     out.reserveCapacity(tracks.reduce(0) { $0 + $1.samples.count / 2 })
+    forEachRow { out.append($0) }
+    return out
+  }
+
+  /// Calls `body` with each of `rows` in order, without making the array (a 10-minute match has 1.6
+  /// million rows).
+  public func forEachRow(_ body: (TrackPoint) throws -> Void) rethrows {
+    guard let frames else { return }
     let order = tracks.indices.sorted { a, b in
       let x = tracks[a], y = tracks[b]
       if (x.kind == .ball) != (y.kind == .ball) { return y.kind == .ball }
@@ -193,7 +200,7 @@ extension MotionModel {
         for j in 0..<track.jointCount {
           let s = track.samples[track.index(joint: j, frame: frame)]
           guard s.isPresent else { continue }
-          out.append(
+          try body(
             TrackPoint(
               frame: frame, time: time, track: track.id, kind: track.kind,
               joint: track.kind == .ball ? "ball" : skeleton.keypoints[j], position: s.position,
@@ -203,7 +210,6 @@ extension MotionModel {
         }
       }
     }
-    return out
   }
 
   /// The row view as a `Reconstruction`.

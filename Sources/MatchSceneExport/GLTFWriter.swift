@@ -23,6 +23,15 @@ public enum GLTFWriter {
   /// The first buffer must have no `uri` (§4.4.3.3).
   /// - Throws: `GLTFError` when the first buffer has a `uri` or its length disagrees with the data.
   public static func glbData(_ document: GLTFDocument) throws -> Data {
+    let chunks = try glbChunks(document)
+    var out = Data(capacity: chunks.reduce(0) { $0 + $1.count })
+    for chunk in chunks { out.append(chunk) }
+    return out
+  }
+
+  /// `glbData` in pieces to be written one after the other: the header with the JSON chunk, then the
+  /// BIN chunk's header and its data (not copied: a 10-minute match's scene holds 60 MB of it).
+  static func glbChunks(_ document: GLTFDocument) throws -> [Data] {
     var doc = document.pruned()
     if let first = doc.buffers?.first {
       guard first.uri == nil else { throw GLTFError("the GLB buffer must not have a uri") }
@@ -38,25 +47,24 @@ public enum GLTFWriter {
     while bin.count % 4 != 0 { bin.append(0) }
     let total = 12 + 8 + json.count + (bin.isEmpty ? 0 : 8 + bin.count)
     guard total <= Int(UInt32.max) else { throw GLTFError("GLB larger than 4 GiB") }
-    var out = Data(capacity: total)
-    func u32(_ x: UInt32) { withUnsafeBytes(of: x.littleEndian) { out.append(contentsOf: $0) } }
-    u32(glbMagic)
-    u32(2)
-    u32(UInt32(total))
-    u32(UInt32(json.count))
-    u32(jsonChunkType)
-    out.append(json)
-    if !bin.isEmpty {
-      u32(UInt32(bin.count))
-      u32(binChunkType)
-      out.append(bin)
-    }
-    return out
+    var head = Data(capacity: 20 + json.count)
+    func u32(_ x: UInt32, _ out: inout Data) { withUnsafeBytes(of: x.littleEndian) { out.append(contentsOf: $0) } }
+    u32(glbMagic, &head)
+    u32(2, &head)
+    u32(UInt32(total), &head)
+    u32(UInt32(json.count), &head)
+    u32(jsonChunkType, &head)
+    head.append(json)
+    guard !bin.isEmpty else { return [head] }
+    var binHead = Data(capacity: 8)
+    u32(UInt32(bin.count), &binHead)
+    u32(binChunkType, &binHead)
+    return [head, binHead, bin]
   }
 
-  /// Writes `document` as a GLB file.
+  /// Writes `document` as a GLB file, its pieces one after the other (no copy of the whole file).
   public static func writeGLB(_ document: GLTFDocument, to url: URL) throws {
-    try AtomicFile.write(try glbData(document), to: url)
+    try AtomicFile.write(chunks: try glbChunks(document), to: url)
   }
 
   /// Writes `document` as `url` (JSON) and, when it has binary data, `<name>.bin` beside it, referenced

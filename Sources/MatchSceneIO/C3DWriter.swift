@@ -151,7 +151,7 @@ public enum C3DWriter {
     playerNames: [String: String] = [:], to url: URL
   ) throws {
     let bytes = try render(motion, naming: naming, cameras: cameras, playerNames: playerNames, file: url.path)
-    try AtomicFile.write(Data(bytes), to: url)
+    try AtomicFile.write(bytes: bytes, to: url)
   }
 
   private static func putInt16(_ out: inout [UInt8], at offset: Int, _ value: Int) {

@@ -52,11 +52,10 @@ public struct TrackSmoother: Sendable {
     let fps = motion.fps
     for t in motion.personTracks {
       let n = motion.tracks[t].frameCount
-      for j in 0..<motion.tracks[t].jointCount {
+      for (j, (smoothed, replaced)) in smoothJoints(of: motion.tracks[t], fps: fps).enumerated() {
         let base = j * n
         // A copy, so that writing the track back does not copy all of its samples.
         let original = Array(motion.tracks[t].samples[base..<(base + n)])
-        let (smoothed, replaced) = smoothSeriesMarkingReplaced(original.map { $0.isPresent ? $0.position : nil }, fps: fps)
         for (i, position) in smoothed.enumerated() {
           var sample = original[i]
           if let position {
@@ -72,6 +71,16 @@ public struct TrackSmoother: Sendable {
           motion.tracks[t].samples[base + i] = sample
         }
       }
+    }
+  }
+
+  /// `smoothSeriesMarkingReplaced` of each joint of `track`, the joints on all cores (they are
+  /// independent; one track at a time keeps the memory to one track's copies).
+  func smoothJoints(of track: MotionTrack, fps: Double) -> [(positions: [SIMD3<Double>?], replaced: Set<Int>)] {
+    let n = track.frameCount
+    // `try!`: the body throws nothing, so neither does `parallelMap`.
+    return try! parallelMap(Array(0..<track.jointCount)) { j in
+      smoothSeriesMarkingReplaced(track.samples[(j * n)..<((j + 1) * n)].map { $0.isPresent ? $0.position : nil }, fps: fps)
     }
   }
 

@@ -74,6 +74,8 @@ public struct MatchPipeline: Sendable {
     let sport = try SportSpec.builtIn(match.sport)
     let range = try Self.frames(options.frames, loaded: loaded, folder: folder)
     let zones = options.analysis ? try zones(folder: folder) : []
+    // `match` keeps the only reference to the detections, so that they can be let go below.
+    loaded.match.detections = [:]
     clock.lap("read")
     var options = self.options
     if let gate = options.viewGateSigmas ?? match.viewGateSigmas { options.reconstruction.viewGateSigmas = gate > 0 ? gate : nil }
@@ -125,6 +127,9 @@ public struct MatchPipeline: Sendable {
       AllViewsReprojection(minConfidence: options.reconstruction.triangulation.minConfidence)
         .add(to: &report!, match: match, motion: motion)
     }
+    // Done with the 2D detections (the all-views error above was their last use): the writing goes
+    // without them (a long match's detections are a quarter of its memory).
+    match.detections = [:]
     var result = MatchResult(
       folder: folder, sport: sport, cameras: match.cameras, worldUp: match.worldUp, venue: venue, motion: motion,
       events: events, scores: scores, scoreSettings: settings, disagreements: story.disagreements,

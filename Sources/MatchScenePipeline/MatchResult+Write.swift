@@ -42,12 +42,11 @@ extension MatchResult {
   public func write(to folder: URL, options: OutputOptions = .init()) throws -> [(url: URL, seconds: Double?)] {
     var written: [(name: String, seconds: Double?)] = []
     try OutputFolder.replace(folder, force: options.force, marker: "matchscene reconstruct\n") { staging in
-      let rows = motion.rows
-      try TracksCSV.write(rows, to: staging.appendingPathComponent("tracks.csv"))
+      try TracksCSV.write(motion, to: staging.appendingPathComponent("tracks.csv"))
       written.append(("tracks.csv", nil))
       if options.tracksLayout == .wide {
         try TracksWideCSV.write(
-          rows, skeleton: motion.skeleton, fps: motion.fps, to: staging.appendingPathComponent(TracksWideCSV.fileName))
+          motion.rows, skeleton: motion.skeleton, fps: motion.fps, to: staging.appendingPathComponent(TracksWideCSV.fileName))
         written.append((TracksWideCSV.fileName, nil))
       }
       if options.trc {

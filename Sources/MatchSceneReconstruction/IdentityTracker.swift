@@ -49,12 +49,25 @@ struct IdentityTracker {
 
   /// Median absolute difference of the limbs both sides know (robust to one badly placed joint), and
   /// how many they share.
+  /// Called for every (track, person) pair of every frame: sorts in a stack buffer, allocating nothing.
   static func limbDifference(_ a: [Double?], _ b: [Double?]) -> (Double, Int) {
-    var d: [Double] = []
-    for (x, y) in zip(a, b) { if let x, let y { d.append(abs(x - y)) } }
-    guard !d.isEmpty else { return (0, 0) }
-    d.sort()
-    return (d.count % 2 == 1 ? d[d.count / 2] : 0.5 * (d[d.count / 2 - 1] + d[d.count / 2]), d.count)
+    withUnsafeTemporaryAllocation(of: Double.self, capacity: min(a.count, b.count)) { d in
+      var n = 0
+      for (x, y) in zip(a, b) {
+        guard let x, let y else { continue }
+        // Insertion sort: a skeleton has a dozen limbs.
+        let v = abs(x - y)
+        var k = n
+        while k > 0 && d[k - 1] > v {
+          d[k] = d[k - 1]
+          k -= 1
+        }
+        d[k] = v
+        n += 1
+      }
+      guard n > 0 else { return (0, 0) }
+      return (n % 2 == 1 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]), n)
+    }
   }
 
   /// Assigns one frame's people to tracks; returns the track id of each (in order).
@@ -77,6 +90,12 @@ struct IdentityTracker {
         guard let centre else { continue }
         // Across the ground: a partly seen person's centre jumps in height by up to half a metre.
         let d = Self.groundDistance(centre, predicted, up: up)
+        // Beyond the gate, or a track too short to be re-identified: the proportions need not be
+        // compared (the same pairs are left out as below, only sooner; every track of the match is
+        // looked at every frame).
+        guard d <= gate else { continue }
+        let reidentifying = dt > options.reidentificationGap
+        if reidentifying && track.frames < 30 { continue }
         let (difference, shared) = Self.limbDifference(trackLimbs, limbs[p])
         let known = shared >= 6 && track.frames >= 30
         // Re-identifying a person after a gap takes proportions that are known and agree: a tracklet
@@ -87,9 +106,7 @@ struct IdentityTracker {
         // track seen moments ago is continued by whoever stands where it is going: one noisy frame's
         // limbs (a joint seen by two cameras only) must not break it, so there the proportions only
         // weigh in the cost.
-        let reidentifying = dt > options.reidentificationGap
         if reidentifying, !known || difference > options.maxLimbDifference { continue }
-        guard d <= gate else { continue }
         candidates.append((d + options.limbDifferenceWeight * difference, t, p))
       }
     }

@@ -7,9 +7,12 @@ struct Pose3D: Sendable {
   var joints: [TriangulatedPoint?]
   /// Cameras that contributed (indices into the camera list).
   var cameras: [Int]
-  /// Per joint and camera: the pixel reprojection error, and whether the view was used (nil where the
-  /// camera had no observation or the joint failed).
-  var viewErrors: [[(error: Double, used: Bool)?]] = []
+  /// Per joint and camera, joint-major (`viewErrors[joint * cameraCount + camera]`): the pixel
+  /// reprojection error, and whether the view was used (nil where the camera had no observation or the
+  /// joint failed). One flat array: a 10-minute match holds 100,000 poses until they are linked.
+  var viewErrors: [(error: Double, used: Bool)?] = []
+  /// Cameras per joint in `viewErrors`.
+  var cameraCount = 0
 
   /// Bones whose lengths make a body's signature: both upper arms, forearms, thighs, shanks, and the
   /// shoulder and hip widths (those the skeleton has).
@@ -156,11 +159,11 @@ enum PoseTriangulation {
       Pose3D(
         joints: (0..<k).map { batch.point(p * k + $0) },
         cameras: (0..<m).filter { views[p][$0] != nil },
-        viewErrors: (0..<k).map { j in
-          (0..<m).map { c in
-            batch.reprojectionPx(point: p * k + j, camera: c).map { ($0, batch.isUsed(point: p * k + j, camera: c)) }
-          }
-        })
+        viewErrors: (0..<(k * m)).map { i in
+          let (j, c) = i.quotientAndRemainder(dividingBy: m)
+          return batch.reprojectionPx(point: p * k + j, camera: c).map { ($0, batch.isUsed(point: p * k + j, camera: c)) }
+        },
+        cameraCount: m)
     }
   }
 }

@@ -176,9 +176,9 @@ struct ReportBuilder {
       jointCount[j] += 1
       trackViews[track, default: (0, 0)].views += joint.viewCount
       trackViews[track, default: (0, 0)].joints += 1
-      guard j < pose.viewErrors.count else { continue }
-      for (c, view) in pose.viewErrors[j].enumerated() {
-        guard let view else { continue }
+      guard (j + 1) * pose.cameraCount <= pose.viewErrors.count else { continue }
+      for c in 0..<pose.cameraCount {
+        guard let view = pose.viewErrors[j * pose.cameraCount + c] else { continue }
         observations[c] += 1
         if view.used { used[c].append(view.error) } else { rejected[c].append(view.error) }
       }

@@ -60,7 +60,7 @@ public struct Reconstructor: Sendable {
       progress?(done.increment())
       return result
     }
-    let results: [FrameResult]
+    var results: [FrameResult]
     if options.parallel {
       results = try parallelMap(Array(range), work)
     } else {
@@ -68,7 +68,7 @@ public struct Reconstructor: Sendable {
     }
     var report = ReportBuilder(cameras: match.cameras, skeleton: match.skeleton)
     var viewsUsed = ViewsUsed(cameras: match.cameras.map(\.name))
-    let motion = try link(results, range: range, report: &report, viewsUsed: &viewsUsed)
+    let motion = try link(&results, range: range, report: &report, viewsUsed: &viewsUsed)
     let seconds = Date().timeIntervalSince(start)
     var built = report.build(range: range, fps: match.fps, seconds: seconds)
     if let noise {
@@ -191,8 +191,10 @@ public struct Reconstructor: Sendable {
   }
 
   /// Links per-frame poses into tracks: the motion of every person and the ball over `range`.
+  /// `frames` is emptied on the way, and each frame's poses let go once in the motion, so that a long
+  /// match does not hold its poses and its motion at once.
   func link(
-    _ frames: [FrameResult], range: ClosedRange<Int>, report: inout ReportBuilder, viewsUsed: inout ViewsUsed
+    _ frames: inout [FrameResult], range: ClosedRange<Int>, report: inout ReportBuilder, viewsUsed: inout ViewsUsed
   ) throws -> MotionModel {
     let skeleton = match.skeleton
     let torso = self.torso
@@ -235,19 +237,25 @@ public struct Reconstructor: Sendable {
       trackIndex["P\(chain + 1)"] = motion.tracks.count
       motion.tracks.append(motion.makeTrack(id: "P\(chain + 1)", kind: .player))
     }
+    let ballPoints = frames.map { $0.ball?.point }
+    frames = []
     let ball = try BallCompletion.fill(
-      BallFilter.plausible(frames.map { $0.ball?.point }, fps: match.fps, options: options),
+      BallFilter.plausible(ballPoints, fps: match.fps, options: options),
       candidates: { i in self.match.cameras.map { self.match.balls(camera: $0.name, frame: range.lowerBound + i) } },
       cameras: match.cameras, inlierPx: options.ballInlierPx)
     var ballTrack = motion.makeTrack(id: "ball", kind: .ball)
-    for (i, people) in assigned.enumerated() {
+    for i in assigned.indices {
+      let people = assigned[i]
+      assigned[i] = []
       let frame = range.lowerBound + i
       for (id, pose) in people.sorted(by: { (name[$0.0] ?? "") < (name[$1.0] ?? "") }) {
         guard let track = name[id], let t = trackIndex[track] else { continue }
         report.add(track: track, frame: frame, pose: pose)
         for (j, joint) in pose.joints.enumerated() {
           guard let joint else { continue }
-          viewsUsed.append(frame: frame, track: track, joint: j, views: j < pose.viewErrors.count ? pose.viewErrors[j] : [])
+          let views = (j + 1) * pose.cameraCount <= pose.viewErrors.count
+            ? pose.viewErrors[(j * pose.cameraCount)..<((j + 1) * pose.cameraCount)] : []
+          viewsUsed.append(frame: frame, track: track, joint: j, views: views)
           motion.tracks[t][joint: j, frame: frame] = MotionSample(
             position: joint.position, reprojectionPx: joint.meanReprojectionPx, views: joint.viewCount, state: .measured)
         }

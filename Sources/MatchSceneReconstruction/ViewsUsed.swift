@@ -27,7 +27,7 @@ public struct ViewsUsed: Sendable, Equatable {
   }
 
   /// Adds a joint's row from its per-camera (error, used) views.
-  mutating func append(frame: Int, track: String, joint: Int, views: [(error: Double, used: Bool)?]) {
+  mutating func append(frame: Int, track: String, joint: Int, views: ArraySlice<(error: Double, used: Bool)?>) {
     var mask: UInt64 = 0
     for (c, view) in views.enumerated() where c < 64 && view?.used == true { mask |= 1 << UInt64(c) }
     rows.append(Row(frame: frame, track: track, joint: joint, mask: mask))

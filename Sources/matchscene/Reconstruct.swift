@@ -117,6 +117,8 @@ struct Reconstruct: ParsableCommand {
   }
 
   func run() throws {
+    // The whole run is timed, from here (arguments parsed) to the last file written.
+    let started = Date()
     var options = PipelineOptions()
     options.input = input.folderOptions
     options.frames = frames?.range
@@ -145,7 +147,6 @@ struct Reconstruct: ParsableCommand {
     output.c3d = !noC3d
     output.tracksLayout = tracksLayout
 
-    let started = Date()
     let progress = ProgressReporter("reconstruct", total: 1)
     // Warnings as they are found: they often say why a run then fails.
     let pipeline = MatchPipeline(options: options) { Console.error("\($0)") }
@@ -153,16 +154,24 @@ struct Reconstruct: ParsableCommand {
       progress.update(done, of: total)
     }
     progress.finish()
+    let writeStarted = Date()
     let written = try result.write(to: URL(fileURLWithPath: self.output), options: output)
+    let writeSeconds = Date().timeIntervalSince(writeStarted)
     let total = Date().timeIntervalSince(started)
-    print(Self.summary(result, written: written, total: total))
+    print(Self.summary(result, written: written, writeSeconds: writeSeconds, total: total))
     for (url, seconds) in written {
       print("wrote \(url.path)\(seconds.map { " " + SceneExport.sizeAndTime(of: url, seconds: $0) } ?? "")")
     }
   }
 
   /// What the run did, in a few lines: frames, people, the ball, events, and where the time went.
-  static func summary(_ result: MatchResult, written: [(url: URL, seconds: Double?)], total: Double) -> String {
+  ///
+  /// The time line adds up to the whole run: the pipeline's stages (read, reconstruct, analyse, …),
+  /// export (the scene files), write (every other output file, the output folder swapped in) and
+  /// other (what lies between: checks, building the result).
+  static func summary(
+    _ result: MatchResult, written: [(url: URL, seconds: Double?)], writeSeconds: Double, total: Double
+  ) -> String {
     let frames = result.frames.count
     var people = "\(result.playerIDs.count) player(s) [\(result.playerIDs.joined(separator: ", "))]"
     if !result.personIDs.isEmpty { people += ", \(result.personIDs.count) other person(s) [\(result.personIDs.joined(separator: ", "))]" }
@@ -171,9 +180,11 @@ struct Reconstruct: ParsableCommand {
         + people + ", ball in \(result.ballFrames) frames."
     ]
     let export = written.compactMap(\.seconds).reduce(0, +)
-    let stages = result.timings.map { String(format: "%@ %.2f s", $0.stage, $0.seconds) } + [String(format: "export %.2f s", export)]
+    var stages = result.timings + [("export", export), ("write", max(0, writeSeconds - export))]
+    stages.append(("other", max(0, total - stages.map(\.seconds).reduce(0, +))))
     if let line = allViewsLine(result) { lines.append(line) }
-    lines.append("Time: " + stages.joined(separator: ", ") + String(format: " (whole run %.2f s).", total))
+    let text = stages.map { String(format: "%@ %.2f s", $0.stage, $0.seconds) }
+    lines.append("Time: " + text.joined(separator: ", ") + String(format: " (whole run %.2f s).", total))
     if result.analysed {
       let count = { (type: MatchEvent.Kind) in result.events.filter { $0.type == type }.count }
       lines.append(

@@ -52,9 +52,15 @@ final class EndToEndTests: XCTestCase {
     XCTAssertEqual(try XCTUnwrap(clip.durationSeconds), expected, accuracy: 1e-3)
     // Limb rotations as normalised SHORTs; the time of every stage and of the whole run printed.
     XCTAssertEqual(try rotationComponentTypes(glb), [5122])
-    for stage in ["Time: read ", "reconstruct ", "analyse ", "export ", "whole run "] {
+    for stage in ["Time: read ", "reconstruct ", "analyse ", "export ", "write ", "other ", "whole run "] {
       XCTAssertTrue(reconstruct.stdout.contains(stage), reconstruct.stdout)
     }
+    // The stages add up to the whole run (each rounded to 0.01 s), which the summary line counts too.
+    let timeLine = try XCTUnwrap(reconstruct.stdout.split(separator: "\n").first { $0.hasPrefix("Time: ") })
+    let seconds = timeLine.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ",)."))) }
+    let whole = try XCTUnwrap(seconds.last)
+    XCTAssertEqual(seconds.dropLast().reduce(0, +), whole, accuracy: 0.005 * Double(seconds.count), String(timeLine))
+    XCTAssertTrue(reconstruct.stdout.contains(String(format: "frames in %.1f s", whole)), reconstruct.stdout)
     try checkReducedAssimpFormats(match: match, folder: folder, duration: expected)
 
     // overlay: one SVG per camera and frame, and the players' reprojections within a few pixels of

@@ -92,7 +92,7 @@ final class ViewSelectionTests: XCTestCase {
           clusters: everyCamera, people: frame, cameras: cameras, skeleton: .coco17, triangulator: triangulator)
         for j in 0..<17 {
           let e = length(try XCTUnwrap(poses[0].joints[j]).position - truth[f][j])
-          let cam3 = poses[0].viewErrors[j][2]?.used == true ? 1 : 0
+          let cam3 = poses[0].viewErrors[j * poses[0].cameraCount + 2]?.used == true ? 1 : 0
           if isScaled { error.scaled += e; used.scaled += cam3 } else { error.fixed += e; used.fixed += cam3; used.total += 1 }
         }
       }
