@@ -14,7 +14,7 @@ import XCTest
 /// (`earlyHitRate` 1).
 final class CrossingAndEarlyBounceTests: XCTestCase {
   static let simulated: SimulatedMatch = {
-    var config = SimulationConfig(seed: 2, duration: 16)
+    var config = SimulationConfig(seed: 2, duration: 12)
     config.noise.pixelSigma = 3
     config.noise.outlierRate = 0.03
     config.noise.swapRate = 0.04
@@ -36,7 +36,7 @@ final class CrossingAndEarlyBounceTests: XCTestCase {
       return sum.mapValues { $0.0 / Double($0.1) }
     }
     let bystander = hips("B1"), players = [hips("P1"), hips("P2")]
-    let closest = bystander.compactMap { frame, b in players.compactMap { $0[frame].map { length($0 - b) } }.min() }.min() ?? .infinity
+    let closest = bystander.compactMap { frame, b in players.compactMap { $0[frame].map { (($0 - b) * ($0 - b)).sum().squareRoot() } }.min() }.min() ?? .infinity
     XCTAssertLessThan(closest, 1.0, "the bystander must cross right behind a player")
     // … and returns come 1–3 frames after their bounce.
     let events = Self.simulated.events
