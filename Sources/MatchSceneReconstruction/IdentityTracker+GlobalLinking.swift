@@ -18,8 +18,7 @@ extension IdentityTracker {
   ///   extrapolated backward (its early velocity) — the mean of both, across the ground — is within the
   ///   tracker's gate for that time (`gate(after:)`: sprinting speed, then walking speed);
   /// - their body proportions (running medians of limb lengths, estimated per tracklet) agree within
-  ///   `maxLimbDifference` when both are known (at least 6 shared limbs, 30 frames each), else within
-  ///   half of it on at least 4 shared limbs;
+  ///   half of `maxLimbDifference` on at least 4 shared limbs;
   /// - b starts within `maxLinkGap` seconds.
   /// Its cost, in units of "one open end", adds the position miss as a share of the gate, the limb
   /// difference as a share of `maxLimbDifference`, and the gap as a share of `maxLinkGap`; every
@@ -71,11 +70,62 @@ extension IdentityTracker {
     let gate = gate(after: dt)
     guard miss <= gate else { return nil }
     let (difference, shared) = Self.limbDifference(a.limbs, b.limbs)
-    let known = shared >= 6 && a.frames >= 30 && b.frames >= 30
-    // Well-known proportions agree within `maxLimbDifference`; fewer samples must agree twice as well.
-    guard known ? difference <= options.maxLimbDifference : shared >= 4 && difference <= options.maxLimbDifference / 2
-    else { return nil }
+    // Proportions agree within half of `maxLimbDifference` on at least 4 shared limbs (a looser
+    // bound let a bystander's tracklets at 2× keypoint noise link to false people).
+    guard shared >= 4, difference <= options.maxLimbDifference / 2 else { return nil }
     let limbTerm = difference / options.maxLimbDifference
     return 0.6 * miss / gate + 0.3 * limbTerm + 0.1 * dt / maxLinkGap
+  }
+}
+
+extension IdentityTracker {
+  /// Joins whole chains of `globalChains` one after the other, greedily in time order, comparing each
+  /// chain's proportions by its longest tracklet: a person seen in many short, noisy tracklets (a
+  /// bystander seen by two cameras at 2× keypoint noise) has pairwise tracklet proportions too noisy
+  /// to link, while the chain's best-seen tracklet still tells them. A later chain continues an
+  /// earlier one that ended before it started, no farther away than the person could have run
+  /// (`trackGateSlack + maxPersonSpeed · Δt`), with proportions within `maxLimbDifference / 2` on at
+  /// least 4 limbs; among several, the lowest position + proportion cost wins.
+  /// With no chains (`[:]`) every tracklet is its own chain: the offline joining of tracklets in time
+  /// order (the default; `ReconstructionOptions.globalTrackletLinking` runs `globalChains` first).
+  /// - Parameter chains: tracklet id → chain root (tracklets left out are their own chain).
+  /// - Returns: tracklet id → chain root, with chains joined.
+  func joinedChains(_ chains: [Int: Int]) -> [Int: Int] {
+    struct Span { var root: Int; var first: Int; var last: Int; var firstCentre: SIMD3<Double>; var lastCentre: SIMD3<Double>; var limbs: [Double?]; var longest: Int }
+    var spans: [Int: Span] = [:]
+    for t in tracks {
+      let r = chains[t.id] ?? t.id
+      var s = spans[r] ?? Span(root: r, first: t.firstFrame, last: t.lastFrame, firstCentre: t.firstCentre, lastCentre: t.lastCentre, limbs: t.limbs, longest: t.frames)
+      if t.firstFrame < s.first { (s.first, s.firstCentre) = (t.firstFrame, t.firstCentre) }
+      if t.lastFrame > s.last { (s.last, s.lastCentre) = (t.lastFrame, t.lastCentre) }
+      if t.frames > s.longest { (s.limbs, s.longest) = (t.limbs, t.frames) }
+      spans[r] = s
+    }
+    var open: [Span] = []
+    var joined: [Int: Int] = [:]
+    for span in spans.values.sorted(by: { ($0.first, $0.root) < ($1.first, $1.root) }) {
+      var best: (cost: Double, index: Int)?
+      for (k, o) in open.enumerated() where o.last < span.first {
+        let dt = Double(span.first - o.last) / fps
+        let d = length(span.firstCentre - o.lastCentre)
+        guard d <= options.trackGateSlack + options.maxPersonSpeed * dt else { continue }
+        let (difference, shared) = Self.limbDifference(o.limbs, span.limbs)
+        guard shared >= 4, difference <= options.maxLimbDifference / 2 else { continue }
+        let cost = d + options.limbDifferenceWeight * difference
+        if best == nil || cost < best!.cost { best = (cost, k) }
+      }
+      if let best {
+        joined[span.root] = open[best.index].root
+        open[best.index].last = span.last
+        open[best.index].lastCentre = span.lastCentre
+      } else {
+        joined[span.root] = span.root
+        open.append(span)
+      }
+    }
+    return Dictionary(uniqueKeysWithValues: tracks.map { t in
+      let r = chains[t.id] ?? t.id
+      return (t.id, joined[r] ?? r)
+    })
   }
 }
