@@ -124,15 +124,18 @@ public struct MatchAnalyzer: Sendable {
 
   /// The ball's track replaced: at each frame `keep(frame, fitted)` accepts, the fitted position of the
   /// flight covering it (`fitted` true; the observation's reprojection error and views kept, a missed
-  /// frame `.filled`), else the observation (`fitted` false); missing elsewhere.
+  /// frame `.filled`), else the observation (`fitted` false); missing elsewhere. A flight's end
+  /// observations that its fit misses by far more than its noise are kept as observed, and the flight
+  /// is fitted again without them (`BallFlightEnds`).
   static func replacingBall(
     _ observed: MotionTrack, flights: [BallFlight], fps: Double, keep: (Int, Bool) -> Bool
   ) -> MotionTrack {
     var out = observed
     out.samples = Array(repeating: .missing, count: observed.samples.count)
     var fitted = [Bool](repeating: false, count: observed.frameCount)
-    for flight in flights {
-      for frame in flight.frames where observed.frames.contains(frame) && keep(frame, true) {
+    for whole in flights {
+      let (flight, ends) = BallFlightEnds.trimmed(whole, observed: observed, fps: fps)
+      for frame in flight.frames where observed.frames.contains(frame) && keep(frame, true) && !ends.contains(frame) {
         let seen = observed[joint: 0, frame: frame]
         out[joint: 0, frame: frame] = MotionSample(
           position: flight.position(at: Double(frame) / fps), reprojectionPx: seen.isPresent ? seen.reprojectionPx : -1,

@@ -23,6 +23,10 @@ public struct PlayerRoles: Sendable {
   public var margin = 1.0
   /// Players to keep when nothing tells them apart.
   public var fallbackPlayers = 2
+  /// At a table, at most this many players per end (1: singles; 2: doubles). When more qualify at an
+  /// end — a bystander walking across behind a player stands there too — those the strokes were given
+  /// to most (`hit` events), then those seen there longest, play.
+  public var playersPerEnd = 1
 
   public init() {}
 
@@ -71,6 +75,18 @@ public struct PlayerRoles: Sendable {
       guard area != nil else { return false }
       if table && !rallies.isEmpty { return Double(votes[i]) >= minimumShare * Double(rallyFrames) }
       return seen[i] > 0 && 2 * votes[i] > seen[i]
+    }
+    if table, !rallies.isEmpty, playersPerEnd > 0 {
+      var hits: [String: Int] = [:]
+      for e in events where e.type == .hit { if let t = e.track { hits[t, default: 0] += 1 } }
+      for end in [true, false] {
+        let here = people.indices.filter { isPlayer[$0] && firstEnd[$0].map { ($0 < 0) == end } == true }
+        let ranked = here.sorted {
+          let (a, b) = (hits[motion.tracks[people[$0]].id] ?? 0, hits[motion.tracks[people[$1]].id] ?? 0)
+          return a != b ? a > b : votes[$0] != votes[$1] ? votes[$0] > votes[$1] : $0 < $1
+        }
+        for i in ranked.dropFirst(playersPerEnd) { isPlayer[i] = false }
+      }
     }
     if !isPlayer.contains(true) {
       // Nothing tells players apart: the people seen longest play.

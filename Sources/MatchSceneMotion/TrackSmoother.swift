@@ -47,7 +47,9 @@ public struct TrackSmoother: Sendable {
 
   /// Smooths every person's joints in place; the ball is left as it is. A sample keeps its reprojection
   /// error and views; one the Hampel filter replaced, or a gap filled, is `.filled` (a filled gap with
-  /// reprojection error -1 and no views); an outlier in a gap too long to fill becomes missing.
+  /// reprojection error -1 and no views); an outlier in a gap too long to fill becomes missing. A
+  /// frame filled whole where another person track was measured at the same place is emptied again
+  /// (`removeDuplicateFills`): gap filling never draws one person twice.
   public func smooth(_ motion: inout MotionModel) {
     let fps = motion.fps
     for t in motion.personTracks {
@@ -72,6 +74,7 @@ public struct TrackSmoother: Sendable {
         }
       }
     }
+    Self.removeDuplicateFills(&motion)
   }
 
   /// `smoothSeriesMarkingReplaced` of each joint of `track`, the joints on all cores (they are

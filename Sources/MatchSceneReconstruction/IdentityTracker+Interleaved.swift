@@ -10,7 +10,7 @@ extension IdentityTracker {
 
   /// Joins chains that are one person carried by two tracklets in turn — which happens when a person
   /// seen by only two cameras is re-acquired after a gap under a new id while the old id also picks
-  /// them up now and then. `mergedChains` cannot join those: their time spans overlap.
+  /// them up now and then. `globalChains` cannot join those: their time spans overlap.
   ///
   /// Two chains are one person when they are never seen in the same frame (two people on the scene
   /// are, nearly all the time), their body proportions agree within `maxLimbDifference` (median over
@@ -20,7 +20,7 @@ extension IdentityTracker {
   /// are left out: the centre of a partly seen person (a torso joint or two) can sit half a metre lower
   /// than a whole one. Merges are made greedily, largest pair first, until no pair qualifies.
   /// - Parameters:
-  ///   - chains: tracklet id → chain root, from `mergedChains()`.
+  ///   - chains: tracklet id → chain root, from `globalChains()`.
   ///   - sightings: every assignment of a person to a tracklet, in any order.
   ///   - up: the world's up axis (unit vector).
   /// - Returns: tracklet id → chain root, with interleaved chains joined.

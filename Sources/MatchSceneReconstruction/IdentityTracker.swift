@@ -26,6 +26,10 @@ struct IdentityTracker {
     /// track is recorded into when it opens): every frame compares each track's proportions with each
     /// person's, and recomputing the medians there cost seconds over a long match.
     var limbs: [Double?] = []
+    /// Ground velocity after the tracklet's first `startFrames` sightings (nil while shorter): how the
+    /// person was moving when it started, for extrapolating it back in time (`globalChains`).
+    var startVelocity: SIMD3<Double>?
+    static let startFrames = 10
 
     mutating func updateLimbs() {
       limbs = limbSamples.map { s in
@@ -102,7 +106,7 @@ struct IdentityTracker {
         // too short to know its person's proportions must not take whoever comes within the wide
         // gate of a long gap (a bystander's 16-frame tracklet, unseen for 1.1 s, took a player 3.7 m
         // away that way; letting it re-identify within walking distance only still merged people).
-        // The offline tracklet joining (`mergedChains`) links such tracklets with their person. A
+        // The offline tracklet joining (`globalChains`) links such tracklets with their person. A
         // track seen moments ago is continued by whoever stands where it is going: one noisy frame's
         // limbs (a joint seen by two cameras only) must not break it, so there the proportions only
         // weigh in the cost.
@@ -126,6 +130,7 @@ struct IdentityTracker {
       tracks[c.track].lastCentre = centre
       tracks[c.track].lastFrame = frame
       tracks[c.track].frames += 1
+      if tracks[c.track].frames == Track.startFrames { tracks[c.track].startVelocity = tracks[c.track].velocity }
       Self.record(limbs[c.person], into: &tracks[c.track])
     }
     for (p, centre) in centres.enumerated() where result[p] == nil && canStartTrack[p] {
@@ -173,39 +178,6 @@ extension IdentityTracker {
 }
 
 extension IdentityTracker {
-  /// Joins tracklets that are one person seen again after a gap (occlusion, too few cameras): a later
-  /// tracklet continues an earlier one when it starts after that one ends, no farther away than the
-  /// person could have walked (`maxPersonSpeed`, plus slack), and with body proportions that agree
-  /// within `maxLimbDifference / 2`; among several, the lowest position + proportion cost wins. This is
-  /// the offline tracklet association step of multi-object trackers (e.g. Zhang, Li & Nevatia,
-  /// "Global data association for multi-object tracking using network flows", CVPR 2008), done
-  /// greedily in time order.
-  /// - Returns: tracklet id → the id of the chain it belongs to (the chain's first tracklet).
-  func mergedChains() -> [Int: Int] {
-    struct Chain { var root: Int; var lastFrame: Int; var lastCentre: SIMD3<Double>; var limbs: [Double?] }
-    var chains: [Chain] = []
-    var owner: [Int: Int] = [:]
-    for track in tracks.sorted(by: { $0.firstFrame < $1.firstFrame }) {
-      let limbs = track.limbs
-      var best: (cost: Double, chain: Int)?
-      for (c, chain) in chains.enumerated() where chain.lastFrame < track.firstFrame {
-        let dt = Double(track.firstFrame - chain.lastFrame) / fps
-        let d = length(track.firstCentre - chain.lastCentre)
-        guard d <= options.trackGateSlack + options.maxPersonSpeed * dt else { continue }
-        let (difference, shared) = Self.limbDifference(chain.limbs, limbs)
-        guard shared >= 4, difference <= options.maxLimbDifference / 2 else { continue }
-        let cost = d + options.limbDifferenceWeight * difference
-        if best == nil || cost < best!.cost { best = (cost, c) }
-      }
-      if let best {
-        chains[best.chain].lastFrame = track.lastFrame
-        chains[best.chain].lastCentre = track.lastCentre
-        owner[track.id] = chains[best.chain].root
-      } else {
-        chains.append(Chain(root: track.id, lastFrame: track.lastFrame, lastCentre: track.lastCentre, limbs: limbs))
-        owner[track.id] = track.id
-      }
-    }
-    return owner
-  }
+  /// Replaces the tracklets (for tests of the offline linking on constructed tracklets).
+  mutating func setTracks(_ tracks: [Track]) { self.tracks = tracks }
 }

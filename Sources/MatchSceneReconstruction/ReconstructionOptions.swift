@@ -54,6 +54,12 @@ public struct ReconstructionOptions: Sendable {
   public var minBallViews = 2
   /// Work on frames in parallel.
   public var parallel = true
+  /// Tracking: link tracklets by the global optimum over the whole match (`globalChains`, min-cost
+  /// flow as an assignment) before the greedy joining in time order. Off by default: at 2× keypoint
+  /// noise, 3 % outliers and 4 % swaps it split the bystander (seen by two cameras) more than the
+  /// greedy joining alone (seed 2, 60 s: 8 identity switches of the bystander against 6; players
+  /// unaffected).
+  public var globalTrackletLinking = false
 
   public init() {}
 }

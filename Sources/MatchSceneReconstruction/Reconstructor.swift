@@ -215,7 +215,8 @@ public struct Reconstructor: Sendable {
     }
     // Join tracklets of one person (one after the other, then in turn), keep chains long enough to be
     // real, and name them P1, P2, … by length, longest first.
-    let chainOf = tracker.mergedInterleaved(tracker.mergedChains(), sightings: sightings, up: match.worldUp)
+    let chainOf = tracker.mergedInterleaved(
+      tracker.joinedChains(options.globalTrackletLinking ? tracker.globalChains() : [:]), sightings: sightings, up: match.worldUp)
     if ProcessInfo.processInfo.environment["MATCHSCENE_DEBUG_TRACKS"] != nil {
       for t in tracker.tracks {
         let limbs = t.limbs.map { $0.map { String(format: "%.3f", $0) } ?? "-" }.joined(separator: " ")

@@ -7,7 +7,10 @@ import MatchSceneCore
 #endif
 
 /// A person strolling around a closed, racetrack-shaped path along one side of the hall, outside the
-/// playing area and near the cameras, so that only some cameras see them (track `B1`).
+/// playing area and near the cameras, so that only some cameras see them (track `B1`). With
+/// `crossing` the loop is turned to run across the hall instead, its near leg passing about a metre
+/// behind one end of the table — right behind that player, whose path it crosses (a test of identity
+/// tracking: two people pass within half a metre of each other).
 ///
 /// Gait: alternating stance (60 % of the cycle, foot planted) and swing (40 %, foot lifted up to 7 cm)
 /// phases, the walking cycle of Perry & Burnfield, *Gait Analysis*, 2nd ed. (2010), ch. 1; the arms swing
@@ -21,11 +24,27 @@ struct BystanderAnimator {
   let speed: Double
   let stride: Double
   let startDistance: Double
+  /// The loop runs along y (across the hall) at x = `lineY`, behind one end of the table.
+  let crossing: Bool
 
-  init(rng: inout SeededGenerator) {
+  /// - Parameters:
+  ///   - crossing: walk across the hall behind one player instead of along its side.
+  ///   - tableHalfLength: half the table's length, metres (where the players stand with `crossing`).
+  init(rng: inout SeededGenerator, crossing: Bool = false, tableHalfLength: Double = 1.37) {
     dims = BodyDimensions(height: rng.uniform(1.65...1.85))
-    lineY = (rng.chance(0.5) ? 1 : -1) * rng.uniform(3.2...3.7)
-    halfLength = rng.uniform(4.0...5.0)
+    self.crossing = crossing
+    // The same draws either way: the rest of the bystander's stream is unchanged by `crossing`.
+    let sign: Double = rng.chance(0.5) ? 1 : -1
+    let distance = rng.uniform(3.2...3.7)
+    let length = rng.uniform(4.0...5.0)
+    if crossing {
+      // 0.95–1.25 m behind the end line: a player's pelvis stands 0.3–0.9 m behind it.
+      lineY = sign * (tableHalfLength + 0.95 + 0.3 * (distance - 3.2) / 0.5)
+      halfLength = 0.6 * length
+    } else {
+      lineY = sign * distance
+      halfLength = length
+    }
     turnRadius = 0.6
     speed = rng.uniform(0.8...1.0)
     stride = 1.0
@@ -34,8 +53,16 @@ struct BystanderAnimator {
 
   var loopLength: Double { 4 * halfLength + 2 * Double.pi * turnRadius }
 
-  /// Point and unit heading of the loop at arc length `s`.
+  /// Point and unit heading of the loop at arc length `s` (world x, y).
   func path(_ s: Double) -> (point: SIMD2<Double>, heading: SIMD2<Double>) {
+    let (p, d) = loopPath(s)
+    // Across the hall: the loop's own frame with its axes exchanged (the loop runs mirrored, which
+    // changes nothing of the walk).
+    return crossing ? (SIMD2(p.y, p.x), SIMD2(d.y, d.x)) : (p, d)
+  }
+
+  /// Point and unit heading at arc length `s` in the loop's own frame (straight legs along x).
+  func loopPath(_ s: Double) -> (point: SIMD2<Double>, heading: SIMD2<Double>) {
     let away: Double = lineY >= 0 ? 1 : -1  // the return leg is further from the table
     var u = s.truncatingRemainder(dividingBy: loopLength)
     if u < 0 { u += loopLength }

@@ -37,7 +37,8 @@ public enum MatchSimulator {
       PlayerAnimator(player: $0, script: script, tableHalfLength: physics.tableLength / 2, rng: &bodyRNG)
     }
     var bystanderRNG = RandomStream.bystander.generator(seed: config.seed)
-    let bystander = config.noise.bystander ? BystanderAnimator(rng: &bystanderRNG) : nil
+    let bystander = config.noise.bystander ? BystanderAnimator(rng: &bystanderRNG, crossing: config.crossing, tableHalfLength: physics.tableLength / 2)
+      : nil
 
     // True points of every frame in one flat array (see FrameLayout).
     let layout = FrameLayout(people: players.count + (bystander == nil ? 0 : 1))

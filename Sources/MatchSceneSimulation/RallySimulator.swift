@@ -25,6 +25,8 @@ struct RallySimulator {
   var script: RallyScript
   /// How the rally being played was decided: its winner (player index), why (`point` reasons) and when.
   var decision: (winner: Int, reason: String, time: Double, position: SIMD3<Double>)?
+  /// The shot in flight was aimed deep for an early return (`SimulationConfig.earlyHitRate`).
+  var earlyReturn = false
 
   /// Longest a rally may last after its serve, seconds (a safety net; rallies end much sooner).
   static let maximumRally = 40.0
@@ -123,6 +125,7 @@ struct RallySimulator {
   mutating func playRally(_ rally: Int, server: Int, holdFrame: Int) -> Double {
     let srv = players[server]
     let d = srv.dims
+    earlyReturn = false  // the serve is returned as usual
     // Stance behind the end line, crouched, the ball resting on the open free hand above table height
     // and behind the end line (rule 2.6.1).
     var stanceXY = SIMD2(srv.side * (halfLength + 0.70), rng.uniform(-0.5...0.5))
@@ -403,6 +406,9 @@ struct RallySimulator {
   {
     let lateral = dot(state.position - SIMD3(receiver.side * (halfLength + 0.7), 0, 0), receiver.racketSide)
     let preferred: Stroke = lateral > rng.uniform(-0.35...0.1) ? .forehand : .backhand
+    if earlyReturn, let early = earlyContact(state: state, frame: frame, receiver: receiver, preferred: preferred, after: lastHit) {
+      return early
+    }
     for stroke in [preferred, preferred == .forehand ? .backhand : .forehand] {
       let candidates = contactCandidates(state: state, frame: frame, receiver: receiver, stroke: stroke, after: lastHit)
       guard !candidates.isEmpty else { continue }
@@ -438,6 +444,35 @@ struct RallySimulator {
     return candidates
   }
 
+  /// An early return (`SimulationConfig.earlyHitRate`): the frame 1–3 frames after the bounce that
+  /// happened during the frame ending at `frame` (drawn uniformly among those the receiver can reach,
+  /// standing at least 0.1 m behind the end line, with `preferred` tried first), or nil.
+  mutating func earlyContact(
+    state: BallState, frame: Int, receiver: PlayerGeometry, preferred: Stroke, after lastHit: Double
+  ) -> (frame: Int, stroke: Stroke, placement: ContactPlacement)? {
+    // The bounce lies in (frame − 1, frame]; it rounds to frame − 1 or frame.
+    let bounceTime = script.events.last(where: { $0.type == .bounce })?.time ?? time(frame)
+    let bounceFrame = self.frame(of: bounceTime)
+    for stroke in [preferred, preferred == .forehand ? .backhand : .forehand] {
+      var s = state
+      var candidates: [(frame: Int, placement: ContactPlacement)] = []
+      for f in frame...(bounceFrame + 3) {
+        if f > frame {
+          let contacts = advanceFrame(&s, from: f - 1)
+          if !contacts.isEmpty || s.mode != .flying { break }
+        }
+        guard f - bounceFrame >= 1, time(f) - lastHit >= 0.3 else { continue }
+        if let placement = receiver.placement(ball: s.position, stroke: stroke, tableHalfLength: halfLength, minimumBackOffset: 0.1) {
+          candidates.append((f, placement))
+        }
+      }
+      guard !candidates.isEmpty else { continue }
+      let pick = candidates[rng.integer(0...(candidates.count - 1))]
+      return (pick.frame, stroke, pick.placement)
+    }
+    return nil
+  }
+
   /// Whether `receiver` can return a ball struck at `frame` with `state`: after `ownBounces` bounces on
   /// the striker's half (1 for a serve, 0 otherwise) it bounces on the receiver's half and then passes
   /// where a forehand or a backhand can reach it.
@@ -468,6 +503,7 @@ struct RallySimulator {
   /// half, or (`intoNet`) one that ends in the net; checked by replaying it with the full contact model.
   mutating func solveShot(from p0: SIMD3<Double>, striker: PlayerGeometry, intoNet: Bool) -> SIMD3<Double>? {
     let opponentSide = -striker.side
+    earlyReturn = false
     for attempt in 0..<24 {
       let decay = pow(0.93, Double(attempt))
       if intoNet {
@@ -479,8 +515,11 @@ struct RallySimulator {
         let contacts = replay(from: BallState(position: p0, velocity: v0), count: 1)
         if contacts.first?.kind == .net { return v0 }
       } else {
+        // An early return needs a deep ball: it bounces within 0.35 m of the end line.
+        if config.earlyHitRate > 0, attempt == 0 { earlyReturn = rng.chance(config.earlyHitRate) }
+        let depth = earlyReturn ? (halfLength - 0.35)...(halfLength - 0.1) : 0.25...(halfLength - 0.12)
         let target = SIMD2(
-          opponentSide * rng.uniform(0.25...(halfLength - 0.12)), rng.uniform(-(halfWidth - 0.1)...(halfWidth - 0.1)))
+          opponentSide * rng.uniform(depth), rng.uniform(-(halfWidth - 0.1)...(halfWidth - 0.1)))
         let hs = rng.uniform(4.5...10) * decay
         guard
           let v0 = solver.rallyShot(

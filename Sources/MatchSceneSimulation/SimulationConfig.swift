@@ -83,6 +83,13 @@ public struct SimulationConfig: Sendable, Equatable {
   public var gestures = GestureConfig()
   /// Cameras started at different times and phases (off by default).
   public var unsync = CameraUnsync()
+  /// Share of returns (0…1) the receiver strikes early, 1–3 frames after the ball's bounce on their
+  /// half (a fast exchange close to the table); the shot before such a return is aimed deep. 0 (the
+  /// default) keeps the match bit for bit what it was before the option existed.
+  public var earlyHitRate: Double = 0
+  /// People cross each other's path: the bystander (when there is one) walks across the hall right
+  /// behind one player, back and forth, instead of along its side. Off by default.
+  public var crossing = false
 
   public init(
     seed: UInt64 = 1, duration: Double = 30, fps: Double? = nil, rig: RigConfig = .default,
@@ -127,5 +134,8 @@ public struct SimulationConfig: Sendable, Equatable {
     try scoreRules.validate(file: "simulation")
     try gestures.validate()
     try unsync.validate()
+    guard earlyHitRate >= 0, earlyHitRate <= 1 else {
+      throw fail("early_hit_rate", "must lie in [0, 1], got \(earlyHitRate)")
+    }
   }
 }

@@ -94,7 +94,14 @@ struct Simulate: ParsableCommand {
     help: "Players raise the free hand after points they win (80 %; 10 % wrongly, by the loser), hold the racket arm up or stretch both arms in other pauses, and follow high tosses with the free hand; the truth's claim events say who claimed.")
   var claims = false
 
+  @Option(help: "Share of returns (0–1) struck early, 1–3 frames after the ball's bounce (fast exchanges). Default 0.")
+  var earlyHitRate: Double?
+
+  @Flag(help: "People cross each other's path: the bystander walks across the hall right behind one player.")
+  var crossing = false
+
   func validate() throws {
+    if let earlyHitRate, !(0...1).contains(earlyHitRate) { throw ValidationError("--early-hit-rate must be in [0, 1]") }
     guard duration > 0, duration <= 4 * 3600 else { throw ValidationError("--duration must be in (0, 14400] seconds") }
     if let fps, !(fps > 0) { throw ValidationError("--fps must be positive") }
     for id in leftHanded where id != "P1" && id != "P2" {
@@ -145,6 +152,8 @@ struct Simulate: ParsableCommand {
     if let falseBallRate { config.noise.falseBallRate = falseBallRate }
     config.noise.bystander = bystander && !clean
     if noiseScale != 1 { config.noise = config.noise.scaled(by: noiseScale) }
+    if let earlyHitRate { config.earlyHitRate = earlyHitRate }
+    config.crossing = crossing
     for (i, id) in ["P1", "P2"].enumerated() where leftHanded.contains(id) { config.players[i].handedness = .left }
     for text in technique {
       let parsed = try TechniqueArgument(parsing: text)

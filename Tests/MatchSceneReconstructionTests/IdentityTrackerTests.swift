@@ -110,7 +110,7 @@ final class IdentityTrackerTests: XCTestCase {
     let third = sightings.first { $0.frame == 300 && $0.centre.x < 0 }!.tracklet
     let playerID = sightings.first { $0.frame == 0 && $0.centre.x > 0 }!.tracklet
     XCTAssertEqual(sightings.first { $0.frame == 200 && $0.centre.x < 0 }!.tracklet, first)
-    let before = tracker.mergedChains()
+    let before = tracker.joinedChains([:])
     XCTAssertNotEqual(before[first], before[second], "overlapping spans: not joined one after the other")
     let after = tracker.mergedInterleaved(before, sightings: sightings, up: SIMD3(0, 0, 1))
     XCTAssertEqual(after[first], after[second])

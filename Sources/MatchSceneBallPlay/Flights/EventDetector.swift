@@ -120,7 +120,11 @@ public struct EventDetector: Sendable {
         let sentBack = vBefore.x * vAfter.x + vBefore.y * vAfter.y < 0
         if touch == nil, sentBack, let track = hitter() {
           // A half-volley: the incoming path reached the table just before the stroke.
-          if let (tc, pc) = descent(of: a, to: table.surfaceHeight + table.ballRadius, before: t + 1 / fps, fps: fps), onTableTop(pc) {
+          // When the incoming path, poorly fitted at its end, does not reach the table, the contact
+          // itself — at table height on the table, the ball coming down — is the bounce: the stroke
+          // followed within a frame or two.
+          let reached = descent(of: a, to: table.surfaceHeight + table.ballRadius, before: t + 1 / fps, fps: fps)
+          if let (tc, pc) = reached ?? (onTableTop(position) ? (t, position) : nil), onTableTop(pc) {
             events.append(
               MatchEvent(type: .bounce, frame: Int((tc * fps).rounded()), time: tc, position: pc, speed: length(a.velocity(at: tc)),
                          surface: "table", side: pc.x < 0 ? "negative_x" : "positive_x"))
@@ -156,6 +160,15 @@ public struct EventDetector: Sendable {
                          surface: "floor"))
           }
           continue
+        }
+        // A bounce 1–3 frames before the stroke leaves no flight of its own between them: the incoming
+        // path, followed to the stroke, comes down onto the table top just before it.
+        if vBefore.z < 0, let (tc, pc) = descent(of: a, to: table.surfaceHeight + table.ballRadius, before: t + 1 / fps, fps: fps),
+          onTableTop(pc)
+        {
+          events.append(
+            MatchEvent(type: .bounce, frame: Int((tc * fps).rounded()), time: tc, position: pc, speed: length(a.velocity(at: tc)),
+                       surface: "table", side: pc.x < 0 ? "negative_x" : "positive_x"))
         }
         events.append(MatchEvent(type: .hit, frame: frame, time: t, track: hitter, position: position, speed: speed))
       }
