@@ -14,36 +14,55 @@ struct AllViewsReprojection {
   var gatePx = 120.0
   /// Keypoints below this confidence are not counts of "the detector found it".
   var minConfidence = 0.1
+  /// Most frames looked at: a longer match is sampled every k-th frame, evenly (its medians do not
+  /// need every frame of a 10-minute match, which would cost seconds).
+  var maxFrames = 6000
 
-  /// Per track id, per camera: the pixel distances.
+  /// Per track id, per camera: the pixel distances, on every frame of a match of at most `maxFrames`
+  /// frames, else on every k-th. Tracks × blocks of frames run in parallel; the distances come out in
+  /// the same order as one pass would give.
   func errors(match: Match, motion: MotionModel) -> [String: [[Double]]] {
     var out: [String: [[Double]]] = [:]
     guard let frames = motion.frames else { return out }
-    for t in motion.personTracks {
-      let track = motion.tracks[t]
-      var perCamera = Array(repeating: [Double](), count: match.cameras.count)
-      for frame in frames {
-        let joints = (0..<track.jointCount).map { j -> SIMD3<Double>? in
-          let s = track[joint: j, frame: frame]
-          return s.isPresent ? s.position : nil
-        }
-        guard joints.contains(where: { $0 != nil }) else { continue }
-        for (c, camera) in match.cameras.enumerated() {
-          let detections = match.people(camera: camera.name, frame: frame)
-          guard !detections.isEmpty else { continue }
-          let projected = joints.map { $0.flatMap { camera.project($0) } }
-          guard let best = CalibrationEvidence.nearestDetection(
-            detections, projected: projected, minConfidence: minConfidence, gatePx: gatePx)
-          else { continue }
-          for (j, k) in detections[best].keypoints.enumerated() where j < projected.count {
-            guard let p = projected[j], k.isDetected, k.confidence >= minConfidence else { continue }
-            perCamera[c].append(((SIMD2(k.x, k.y) - p) * (SIMD2(k.x, k.y) - p)).sum().squareRoot())
-          }
-        }
-      }
-      out[track.id] = perCamera
+    let step = max(1, (frames.count + maxFrames - 1) / maxFrames)
+    let block = 600 * step
+    let starts = Array(Swift.stride(from: frames.lowerBound, through: frames.upperBound, by: block))
+    let jobs = motion.personTracks.flatMap { t in starts.map { (t, $0...min($0 + block - 1, frames.upperBound)) } }
+    let parts = (try? parallelMap(jobs) { job in
+      self.errors(match: match, track: motion.tracks[job.0], frames: Swift.stride(from: job.1.lowerBound, through: job.1.upperBound, by: step))
+    }) ?? []
+    for (job, part) in zip(jobs, parts) {
+      let id = motion.tracks[job.0].id
+      var perCamera = out[id] ?? Array(repeating: [Double](), count: match.cameras.count)
+      for c in perCamera.indices { perCamera[c] += part[c] }
+      out[id] = perCamera
     }
     return out
+  }
+
+  /// One track's distances per camera over `frames`.
+  func errors(match: Match, track: MotionTrack, frames: StrideThrough<Int>) -> [[Double]] {
+    var perCamera = Array(repeating: [Double](), count: match.cameras.count)
+    for frame in frames {
+      let joints = (0..<track.jointCount).map { j -> SIMD3<Double>? in
+        let s = track[joint: j, frame: frame]
+        return s.isPresent ? s.position : nil
+      }
+      guard joints.contains(where: { $0 != nil }) else { continue }
+      for (c, camera) in match.cameras.enumerated() {
+        let detections = match.people(camera: camera.name, frame: frame)
+        guard !detections.isEmpty else { continue }
+        let projected = joints.map { $0.flatMap { camera.project($0) } }
+        guard let best = CalibrationEvidence.nearestDetection(
+          detections, projected: projected, minConfidence: minConfidence, gatePx: gatePx)
+        else { continue }
+        for (j, k) in detections[best].keypoints.enumerated() where j < projected.count {
+          guard let p = projected[j], k.isDetected, k.confidence >= minConfidence else { continue }
+          perCamera[c].append(((SIMD2(k.x, k.y) - p) * (SIMD2(k.x, k.y) - p)).sum().squareRoot())
+        }
+      }
+    }
+    return perCamera
   }
 
   /// Adds the figures to `report`: per camera over every person, per track per camera.

@@ -127,6 +127,7 @@ public struct MatchPipeline: Sendable {
       AllViewsReprojection(minConfidence: options.reconstruction.triangulation.minConfidence)
         .add(to: &report!, match: match, motion: motion)
     }
+    clock.lap("all-views error")
     // Done with the 2D detections (the all-views error above was their last use): the writing goes
     // without them (a long match's detections are a quarter of its memory).
     match.detections = [:]

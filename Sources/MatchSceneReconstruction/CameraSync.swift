@@ -24,6 +24,10 @@ public struct CameraSyncOptions: Sendable, Equatable {
   public var decisiveRatio = 0.7
   /// Blocks of the match for the jackknife uncertainty of the phase.
   public var jackknifeBlocks = 10
+  /// Longest stretch of the reference camera's frames looked at, frames (nil: the whole match). A
+  /// clock offset is constant over a match, so a window in the middle of a long match decides as well
+  /// as the whole of it, at a fraction of the cost (`CameraSync.window`).
+  public var maxFrames: Int? = 7200
 
   public init() {}
 }
@@ -107,6 +111,7 @@ public struct CameraSync: Sendable {
   /// - Throws: `GeometryError` when a camera's lens model cannot be inverted.
   public func estimate(_ match: Match, reference: Int = 0) throws -> [CameraSyncEstimate] {
     guard match.cameras.indices.contains(reference) else { return [] }
+    let match = window(match, reference: reference)
     let views = try match.cameras.map { try view(match, camera: $0) }
     guard views[reference] != nil else { return [] }
     let present = match.cameras.indices.filter { views[$0] != nil }

@@ -1,6 +1,6 @@
 import MatchSceneAssets
 import MatchSceneCore
-import MatchSceneReconstruction
+@testable import MatchSceneReconstruction
 import MatchSceneSimulation
 import TestSupport
 import XCTest
@@ -31,6 +31,29 @@ final class CameraSyncTests: XCTestCase {
         XCTAssertLessThan(e.uncertaintyFrames, 0.1)
         XCTAssertGreaterThan(e.uncertaintyFrames, 0)
       }
+    }
+  }
+
+  /// A long match is looked at through a window in its middle (`maxFrames`): here 6 s of a 10 s match,
+  /// cut so that a camera's own frames are not those of the reference; the offsets still come out.
+  func testAWindowOfTheMatchFindsTheSameOffsets() throws {
+    let m = try simulate(seed: 4, unsync: 30)
+    var options = CameraSyncOptions()
+    options.maxFrames = nil
+    let whole = try CameraSync(options: options).estimate(m.match)
+    options.maxFrames = 360
+    let sync = CameraSync(options: options)
+    let window = sync.window(m.match, reference: 0)
+    let frames = window.detections["cam1"]!.people.keys
+    XCTAssertLessThanOrEqual(frames.max()! - frames.min()!, 359, "the reference is cut to the window")
+    XCTAssertLessThan(window.detections["cam2"]!.people.count, m.match.detections["cam2"]!.people.count)
+    let windowed = try sync.estimate(m.match)
+    XCTAssertEqual(windowed.map(\.camera), whole.map(\.camera))
+    for (w, e) in zip(windowed, whole) {
+      let truth = try XCTUnwrap(m.clocks.first { $0.camera == e.camera })
+      XCTAssertTrue(w.decisive, "\(w)")
+      XCTAssertEqual(w.frames, e.frames, "\(w.camera): whole frames as from the whole match")
+      XCTAssertEqual(w.offset, truth.offset, accuracy: 0.1, "\(w.camera)")
     }
   }
 
