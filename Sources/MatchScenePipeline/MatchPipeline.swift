@@ -68,10 +68,11 @@ public struct MatchPipeline: Sendable {
     var loaded = try MatchFolder.load(folder, options: input)
     var diagnostics = DiagnosticLog(onDiagnostic)
     for d in loaded.diagnostics { diagnostics.append(d) }
+    // The settings first (an unknown sport is named before the rig is judged), then the rig.
+    let sport = try SportSpec.builtIn(loaded.match.sport)
     for d in try RigCheck.check(loaded.match, file: folder.path) { diagnostics.append(d) }
     let sync = try synchronise(&loaded, folder: folder, diagnostics: &diagnostics)
     var match = loaded.match
-    let sport = try SportSpec.builtIn(match.sport)
     let range = try Self.frames(options.frames, loaded: loaded, folder: folder)
     let zones = options.analysis ? try zones(folder: folder) : []
     // `match` keeps the only reference to the detections, so that they can be let go below.

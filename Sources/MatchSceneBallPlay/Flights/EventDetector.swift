@@ -59,6 +59,10 @@ public struct EventDetectionOptions: Sendable {
 /// rally allows (ITTF Handbook 2.10.1), comes to rest (its positions stay within a small ball for a while, like a rolled die
 /// settling) or is lost.
 public struct EventDetector: Sendable {
+  /// Largest height of a stroke's contact above the table's bounce height (the ball's centre at
+  /// contact, metres) that still counts as the ball on the table when the incoming path misses it.
+  static let contactOnTable = 0.02
+
   public var table: TableGeometry
   public var options: EventDetectionOptions
   public init(table: TableGeometry, options: EventDetectionOptions = .init()) {
@@ -120,11 +124,13 @@ public struct EventDetector: Sendable {
         let sentBack = vBefore.x * vAfter.x + vBefore.y * vAfter.y < 0
         if touch == nil, sentBack, let track = hitter() {
           // A half-volley: the incoming path reached the table just before the stroke.
-          // When the incoming path, poorly fitted at its end, does not reach the table, the contact
-          // itself — at table height on the table, the ball coming down — is the bounce: the stroke
-          // followed within a frame or two.
-          let reached = descent(of: a, to: table.surfaceHeight + table.ballRadius, before: t + 1 / fps, fps: fps)
-          if let (tc, pc) = reached ?? (onTableTop(position) ? (t, position) : nil), onTableTop(pc) {
+          // When the incoming path, poorly fitted at its end, does not reach the table, a contact
+          // on the table top itself (within `contactOnTable` of the bounce height) is the bounce: the
+          // stroke followed within a frame or two. A contact higher up is a low stroke alone.
+          let bounceHeight = table.surfaceHeight + table.ballRadius
+          let reached = descent(of: a, to: bounceHeight, before: t + 1 / fps, fps: fps)
+          let contactIsOnTable = onTableTop(position) && abs(position.z - bounceHeight) <= Self.contactOnTable
+          if let (tc, pc) = reached ?? (contactIsOnTable ? (t, position) : nil), onTableTop(pc) {
             events.append(
               MatchEvent(type: .bounce, frame: Int((tc * fps).rounded()), time: tc, position: pc, speed: length(a.velocity(at: tc)),
                          surface: "table", side: pc.x < 0 ? "negative_x" : "positive_x"))
