@@ -36,20 +36,7 @@ public enum OutputFolder {
     let destination = destination.standardizedFileURL
     let name = destination.lastPathComponent
     let parent = destination.deletingLastPathComponent()
-    var isFolder: ObjCBool = false
-    let exists = fm.fileExists(atPath: destination.path, isDirectory: &isFolder)
-    if exists && !isFolder.boolValue {
-      throw InputError(file: destination.path, "exists and is not a folder; choose an output folder")
-    }
-    if exists, !force {
-      let contents = (try? fm.contentsOfDirectory(atPath: destination.path)) ?? []
-      let mayReplace = replaceable?(destination) ?? contents.contains(markerName)
-      if !contents.isEmpty && !mayReplace {
-        throw InputError(
-          file: destination.path,
-          "exists, is not empty and was not written by MatchScene; choose another folder, or pass --force to replace it")
-      }
-    }
+    let exists = try checkDestination(destination, force: force, replaceable: replaceable)
     try createFolders(parent)
     removeStale(beside: destination)
     let tag = "\(getpid())-\(UUID().uuidString)"
@@ -74,6 +61,54 @@ public enum OutputFolder {
       try? fm.removeItem(at: staging)
       throw error
     }
+  }
+
+  /// Checks, without writing anything, that `replace` may put a folder at `destination`: it is not a
+  /// file, it is empty or may be replaced (`force`, `replaceable`, or it holds `markerName`), and the
+  /// nearest folder that exists on its path is a folder this process may write into. Commands call it
+  /// before a long run, so a bad `-o` is reported at once rather than after the work.
+  /// - Returns: whether `destination` exists.
+  /// - Throws: `InputError` naming the path that is in the way and why.
+  @discardableResult
+  public static func checkDestination(
+    _ destination: URL, force: Bool = false, replaceable: ((URL) -> Bool)? = nil
+  ) throws -> Bool {
+    let fm = FileManager.default
+    let destination = destination.standardizedFileURL
+    var isFolder: ObjCBool = false
+    let exists = fm.fileExists(atPath: destination.path, isDirectory: &isFolder)
+    if exists && !isFolder.boolValue {
+      throw InputError(file: destination.path, "exists and is not a folder; choose an output folder")
+    }
+    if exists, !force {
+      let contents = (try? fm.contentsOfDirectory(atPath: destination.path)) ?? []
+      let mayReplace = replaceable?(destination) ?? contents.contains(markerName)
+      if !contents.isEmpty && !mayReplace {
+        throw InputError(
+          file: destination.path,
+          "exists, is not empty and was not written by MatchScene; choose another folder, or pass --force to replace it")
+      }
+    }
+    // The staging folder is created beside `destination`: the nearest existing ancestor of its parent
+    // must be a folder we may write into.
+    var ancestor = destination.deletingLastPathComponent()
+    while !fm.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
+      let up = ancestor.deletingLastPathComponent()
+      if up.path == ancestor.path { break }
+      ancestor = up
+    }
+    if fm.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
+      guard isFolder.boolValue else {
+        throw InputError(
+          file: ancestor.path, "is a file, not a folder, so the output folder \(destination.path) cannot be created in it")
+      }
+      guard access(ancestor.path, W_OK | X_OK) == 0 else {
+        throw InputError(
+          file: ancestor.path,
+          "cannot write the output folder \(destination.lastPathComponent) here: \(String(cString: strerror(errno)))")
+      }
+    }
+    return exists
   }
 
   /// Creates `folder` and its missing parents one by one, so that an error names the exact path and

@@ -31,6 +31,13 @@ public struct OutputOptions: Sendable {
 }
 
 extension MatchResult {
+  /// Checks before a run, writing nothing, that `write(to:options:)` may put its folder at `folder`
+  /// (`OutputFolder.checkDestination`): a bad output path is then reported before the work, not after.
+  /// - Throws: `InputError` naming the path in the way and why.
+  public static func checkOutput(_ folder: URL, options: OutputOptions = .init()) throws {
+    try OutputFolder.checkDestination(folder, force: options.force)
+  }
+
   /// Writes the output folder whole: `tracks.csv`, `trc/`, `match.c3d`, `report.json`, `events.json` and
   /// `score.json` (when the analysis ran) and the scene files, built in a staging folder beside `folder` and swapped in at the
   /// end (`OutputFolder`), so `folder` holds exactly this run's files and a failed or killed run leaves

@@ -147,6 +147,8 @@ struct Reconstruct: ParsableCommand {
     output.c3d = !noC3d
     output.tracksLayout = tracksLayout
 
+    // A bad -o is reported now, not after the whole reconstruction.
+    try MatchResult.checkOutput(URL(fileURLWithPath: self.output), options: output)
     let progress = ProgressReporter("reconstruct", total: 1)
     // Warnings as they are found: they often say why a run then fails.
     let pipeline = MatchPipeline(options: options) { Console.error("\($0)") }

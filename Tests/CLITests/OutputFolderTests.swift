@@ -55,6 +55,28 @@ final class OutputFolderTests: XCTestCase {
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), ["notes.txt"])
   }
 
+  /// A bad `-o` is reported before any work: with a match folder that would fail to read, the error is
+  /// still the output's (it is checked first), it names the path in the way, and nothing is written.
+  func testABadOutputIsReportedBeforeTheRun() throws {
+    let root = try makeTemporaryFolder()
+    let file = root.appendingPathComponent("a-file")
+    try "x".write(to: file, atomically: true, encoding: .utf8)
+    let brokenMatch = root.appendingPathComponent("no-such-match")
+    for out in [file.appendingPathComponent("out"), file] {
+      let run = try runMatchScene(["reconstruct", brokenMatch.path, "-o", out.path])
+      XCTAssertNotEqual(run.status, 0)
+      XCTAssertTrue(run.stderr.contains(file.path), run.stderr)
+      XCTAssertFalse(run.stderr.contains("no-such-match"), "the output is checked before the match is read: \(run.stderr)")
+    }
+    let mine = root.appendingPathComponent("mine")
+    try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+    try "mine".write(to: mine.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+    let run = try runMatchScene(["reconstruct", brokenMatch.path, "-o", mine.path])
+    XCTAssertNotEqual(run.status, 0)
+    XCTAssertTrue(run.stderr.contains("--force") && !run.stderr.contains("no-such-match"), run.stderr)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted(), ["a-file", "mine"])
+  }
+
   /// Kills runs at moments spread over a whole run: the folder always holds the first run's files,
   /// byte for byte, and the next run cleans up what killed runs left beside it.
   func testKilledRunsLeaveThePreviousOutputIntact() throws {
