@@ -88,6 +88,33 @@ final class ZoneTests: XCTestCase {
     }
   }
 
+  /// A point that flicks through a zone for one frame at a time (a fast ball through the serve-toss
+  /// cylinder): each visit is one entry and one exit, the exit never dated before its entry (the 3-sample
+  /// means around a one-frame visit all lie outside, and the exit's walk back once ran past the entry,
+  /// giving a negative duration), and the events come in time order.
+  func testOneFrameVisitsGiveOrderedEntriesAndExits() {
+    let pose = SyntheticPerson.Pose(pelvis: SIMD3(0, 0, person.pelvisHeight), heading: 0)
+    let chest = person.chest(pose)
+    let centre = chest.venuePoint(SIMD3(0.15, 0.4, 0))
+    let radius = 0.12
+    let axis = -chest.forward
+    let visits = [20, 27, 60]  // frames inside, one each; the first two close together
+    let truth = person.motion(fps: fps, frames: 0...90, pose: { _ in pose }) { t, chest in
+      let frame = Int((t * self.fps).rounded())
+      let s = visits.contains(frame) ? -0.05 : 0.3
+      return (chest.venuePoint(self.person.restingHand(right: false)), centre + axis * (radius + s))
+    }
+    let zone = Zone(
+      name: "toss", shape: .sphere(radius: radius), center: centre, triggers: [.role(.rightWrist)],
+      enterMargin: 0, exitMargin: 0.03, minDwell: 0)
+    let events = ZoneDetector(zones: [zone]).events(in: truth, venue: .assumed(worldUp: SIMD3(0, 0, 1)))
+    let enters = events.filter { $0.type == .zoneEnter }, exits = events.filter { $0.type == .zoneExit }
+    XCTAssertEqual(enters.map(\.frame), visits)
+    XCTAssertEqual(exits.map(\.frame), visits.map { $0 + 1 })
+    for e in exits { XCTAssertGreaterThan(e.duration ?? -1, 0, "exit at frame \(e.frame)") }
+    XCTAssertEqual(events.map(\.frame), events.map(\.frame).sorted())
+  }
+
   // MARK: - Body-attached zones
 
   /// A player turning twice on the spot (90°/s) holds the right wrist 40 cm in front of the chest and

@@ -159,16 +159,19 @@ public struct ZoneDetector: Sendable {
       let a = max(0, m - 1), b = min(distances.count - 1, m + 1)
       return distances[a...b].reduce(0) { $0 + $1.d } / Double(b - a + 1)
     }
-    func crossing(_ k: Int, last: Int, inward: Bool) -> Int {
+    /// Never before `floor`, the sample after the previous event: an exit is never dated before its
+    /// entry (a short visit's 3-sample means can all lie outside).
+    func crossing(_ k: Int, last: Int, inward: Bool, floor: Int) -> Int {
       func onNewSide(_ m: Int) -> Bool { inward ? smoothed(m) < 0 : smoothed(m) > 0 }
-      var m = k
+      var m = max(k, floor)
       while m < last, !onNewSide(m) { m += 1 }
-      while m > 0, onNewSide(m - 1) { m -= 1 }
-      return distances[m].i
+      while m > floor, onNewSide(m - 1) { m -= 1 }
+      return m
     }
     // The window of samples within the dwell before sample k: the change holds when their mean is
     // beyond the threshold (averaging n samples divides the noise by √n).
     var first = 0, sum = 0.0
+    var floor = 0  // the sample after the last event's
     for k in distances.indices {
       sum += distances[k].d
       while distances[k].i - distances[first].i > dwellFrames {
@@ -179,7 +182,9 @@ public struct ZoneDetector: Sendable {
       let mean = sum / Double(k - first + 1)
       let beyond = { (d: Double) in inside ? d >= zone.exitMargin : d <= -zone.enterMargin }
       guard beyond(mean) else { continue }
-      let at = crossing(first, last: k, inward: !inside)
+      let sample = min(crossing(first, last: k, inward: !inside, floor: floor), k)
+      floor = sample + 1
+      let at = distances[sample].i
       if inside {
         var e = event(.zoneExit, at)
         e.duration = motion.time(track.firstFrame + at) - motion.time(track.firstFrame + enteredAt)
