@@ -66,7 +66,7 @@ extension MatchFolder {
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
       throw InputError(
         file: folder.path,
-        "no calibration folder; expected calibration/calibration.toml or calibration/intri.yml + extri.yml (or give the calibration file)")
+        "no calibration folder; expected calibration/calibration.toml, calibration/intri.yml + extri.yml or a Qualisys calibration/*.qca.txt (or give the calibration with --calibration)")
     }
     let tomls = entries.filter { $0.lowercased().hasSuffix(".toml") && !$0.hasPrefix(".") }.sorted()
     if tomls.count == 1 { return folder.appendingPathComponent(tomls[0]) }

@@ -216,7 +216,8 @@ public enum OpenPoseFolder {
   /// Parses OpenPose JSON bytes; `file` names them in errors.
   /// - Throws: `InputError` for an empty file, malformed JSON (with the line and column, or the end of
   ///   the file when it is truncated, and what was expected there), a missing `people` array, or a
-  ///   person whose `pose_keypoints_2d` is not `3 × keypointCount` finite numbers (naming the key).
+  ///   person whose `pose_keypoints_2d` is not `3 × keypointCount` finite numbers (naming the key). A
+  ///   person whose `pose_keypoints_2d` is empty is skipped (an empty slot, not a detection).
   public static func parse(_ data: Data, file: String, keypointCount: Int) throws -> [PersonDetection2D] {
     try data.withUnsafeBytes { try parse($0.bindMemory(to: UInt8.self), file: file, keypointCount: keypointCount) }
   }
@@ -239,6 +240,9 @@ public enum OpenPoseFolder {
       guard let range else {
         throw InputError(file: file, location: .key(key), "missing; expected \(3 * keypointCount) numbers (x, y, confidence per keypoint)")
       }
+      // An empty array is a person slot with nothing detected (Pose2Sim's person association writes
+      // them, e.g. its 0.8 demo `S00_P01_T02_Participants1-2`): no detection, not an error.
+      if range.isEmpty { continue }
       guard range.count == 3 * keypointCount else {
         throw InputError(
           file: file, location: .key(key),

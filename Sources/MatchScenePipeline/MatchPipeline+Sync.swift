@@ -35,7 +35,7 @@ extension MatchPipeline {
     }
     if shifted.isEmpty && phases.isEmpty { wholeFrames = [] }
     let fps = match.fps
-    let calibration = folder.appendingPathComponent("calibration").path
+    let calibration = options.calibrationLabel(folder)
     for e in estimates {
       let applied = wholeFrames.contains(where: { $0.camera == e.camera })
       let text = String(

@@ -155,7 +155,7 @@ public struct MatchPipeline: Sendable {
     let check = CalibrationSelfCheck.check(cameras: match.cameras, points: evidence.points, observations: evidence.observations)
     for warning in check.warnings {
       diagnostics.append(Diagnostic(.warning, InputError(
-        file: folder.appendingPathComponent("calibration").path, location: .key(warning.name),
+        file: options.calibrationLabel(folder), location: .key(warning.name),
         warning.message + (options.refineCalibration ? "" : "; --refine-calibration corrects its pose from the match"))))
     }
     guard options.refineCalibration else { return (check, nil) }

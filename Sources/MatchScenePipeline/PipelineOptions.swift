@@ -83,3 +83,11 @@ public struct PipelineOptions: Sendable {
     }
   }
 }
+
+extension PipelineOptions {
+  /// The calibration a diagnostic about a camera names: the file or folder given in
+  /// `input.calibration`, else the match's own `calibration/` folder.
+  func calibrationLabel(_ folder: URL) -> String {
+    (input.calibration ?? folder.appendingPathComponent("calibration")).path
+  }
+}

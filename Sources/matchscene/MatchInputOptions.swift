@@ -11,7 +11,7 @@ struct MatchInputOptions: ParsableArguments {
 
   @Option(help: ArgumentHelp(
     "Calibration to use instead of <match>/calibration/.",
-    discussion: "A Pose2Sim / anipose .toml file, an EasyMocap intri.yml (with extri.yml beside it), or a folder holding either."))
+    discussion: "A Pose2Sim / anipose .toml file, an EasyMocap intri.yml (with extri.yml beside it), a Qualisys .qca.txt, or a folder holding one."))
   var calibration: String?
 
   @Option(help: ArgumentHelp(

@@ -71,6 +71,22 @@ final class OpenPoseJSONTests: XCTestCase {
       [PersonDetection2D(keypoints: [Keypoint2D(x: 2, y: 2, confidence: 0.5)])])
   }
 
+  /// An empty `pose_keypoints_2d` is an empty person slot (Pose2Sim 0.8's multi-person demo,
+  /// `S00_P01_T02_Participants1-2`, writes `{"person_id":[-1],"pose_keypoints_2d":[],…}` before the
+  /// people it found): skipped, the other people read; a short non-empty array is still an error.
+  func testAnEmptyPersonSlotIsSkipped() throws {
+    let text = """
+      {"version":1.3,"people":[{"person_id":[-1],"pose_keypoints_2d":[],"face_keypoints_2d":[]},
+       {"person_id":[-1],"pose_keypoints_2d":[79.38,331.75,0.45,89.99,326.37,0.44]}]}
+      """
+    XCTAssertEqual(
+      try parse(text, count: 2),
+      [PersonDetection2D(keypoints: [Keypoint2D(x: 79.38, y: 331.75, confidence: 0.45), Keypoint2D(x: 89.99, y: 326.37, confidence: 0.44)])])
+    XCTAssertEqual(try parse("{\"people\":[{\"pose_keypoints_2d\":[]}]}", count: 2), [])
+    XCTAssertTrue(
+      message("{\"people\":[{\"pose_keypoints_2d\":[1,2,0.5]}]}", count: 2).contains("person 0 has 3 numbers; expected 6"))
+  }
+
   /// File names are read by bytes when ASCII (`asciiFrameNumber`): the same frames as character by
   /// character, on names built from the pieces that matter.
   func testFrameNumbersByBytesEqualByCharacters() {
