@@ -205,7 +205,8 @@ public struct MatchPipeline: Sendable {
         file: "sports/\(sport.id).toml", location: .key("venue.kind"),
         "\(sport.name) has no table: bounces, hits, net and points are found for table tennis only and were "
           + "skipped; rallies run from the ball starting to move to its coming to rest (ball_at_rest) or being lost; "
-          + "players smoothed with constant bone lengths, ball flights fitted with the sport's ball")))
+          + "players smoothed with \(analysisOptions.softBones == nil ? "constant" : "soft (weighted)") bone lengths, "
+          + "ball flights fitted with the sport's ball")))
     }
     return (analysed.motion, analysed.events)
   }
