@@ -44,7 +44,8 @@ public struct ReconstructionOptions: Sendable {
   public var reidentificationGap: Double = 0.5
   /// Tracking: a person needs this many reconstructed joints to open a new track.
   public var minJointsForNewTrack = 10
-  /// Tracks shorter than this (seconds) are dropped as spurious.
+  /// Tracks shorter than this (seconds) are dropped as spurious; in a clip shorter than twice this,
+  /// tracks seen in at least half its frames are kept (a static trial of 0.2 s).
   public var minTrackDuration: Double = 0.5
   /// Ball: a candidate agrees with a hypothesis when it lies within this many pixels of its projection.
   public var ballInlierPx: Double = 6

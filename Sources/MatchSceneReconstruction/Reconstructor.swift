@@ -225,7 +225,9 @@ public struct Reconstructor: Sendable {
     }
     var chainFrames: [Int: Int] = [:]
     for track in tracker.tracks { chainFrames[chainOf[track.id] ?? track.id, default: 0] += track.frames }
-    let minFrames = Int((options.minTrackDuration * match.fps).rounded())
+    // A clip shorter than twice the minimum (a static trial for scaling is a fraction of a second)
+    // keeps the people seen in at least half of it.
+    let minFrames = min(Int((options.minTrackDuration * match.fps).rounded()), max(2, range.count / 2))
     let kept = chainFrames.filter { $0.value >= minFrames }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
     var chainName: [Int: String] = [:]
     for (n, chain) in kept.enumerated() { chainName[chain.key] = "P\(n + 1)" }
