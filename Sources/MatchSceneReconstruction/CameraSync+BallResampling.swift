@@ -4,8 +4,9 @@ extension CameraSync {
   /// One camera's ball candidates at times shifted by `phase` frames, without cutting corners at contacts.
   ///
   /// Frame k gets the ball at t = k + phase, between frames k0 = ⌊t⌋ and k0 + 1 (the nearer frame's
-  /// candidates, each paired with the nearest candidate of the other frame within 150 px; unpaired
-  /// candidates are dropped). In free flight the image path is a straight line over a frame (gravity bends
+  /// candidates, each paired with the nearest candidate of the other frame within 150 px; one without a
+  /// partner is extrapolated from the near frame along the velocity on its other side, dropped when that
+  /// side has none either). In free flight the image path is a straight line over a frame (gravity bends
   /// it by 0.3 mm over half a frame at 60 fps), and the candidate is interpolated linearly, as before. A
   /// bounce or a hit inside [k0, k0 + 1] breaks the path: a linear interpolation across it cuts the corner
   /// by up to a quarter of the change of velocity per frame (centimetres at a table-tennis bounce). So the
@@ -24,8 +25,8 @@ extension CameraSync {
   /// change counts as a contact when it exceeds 3.7 × 2σ (the 99.9 % point of a 2-D Gaussian with the
   /// velocity difference's standard deviation). With fewer than 20 second differences the interpolation
   /// stays linear. A candidate off the track on both sides (`isSpike`: a false detection) is not
-  /// resampled: interpolated, it would pull two frames off where, synchronised, it pulled one that the
-  /// robust triangulation could reject.
+  /// interpolated: it would pull two frames off where, synchronised, it spoilt one that the robust
+  /// triangulation could reject; the ball is extrapolated from the other frame instead.
   /// - Parameters:
   ///   - balls: ball candidates by the camera's own frame number.
   ///   - k: the frame to resample.
@@ -37,15 +38,24 @@ extension CameraSync {
     let t = Double(k) + phase
     let k0 = Int(t.rounded(.down)), u = t - Double(k0)
     let (near, far) = u < 0.5 ? (k0, k0 + 1) : (k0 + 1, k0)
-    guard let nearBalls = balls[near], let farBalls = balls[far] else { return nil }
-    // A candidate without a partner in the other frame is dropped: the ball moves up to tens of pixels
-    // a frame, so a detection kept at the wrong time would pull the ball off by centimetres.
+    guard let nearBalls = balls[near] else { return nil }
+    let farBalls = balls[far] ?? []
     let resampled = nearBalls.compactMap { b -> BallDetection2D? in
-      guard let o = nearest(b, farBalls) else { return nil }
+      guard let o = nearest(b, farBalls) else {
+        // No partner in the other frame (a dropped detection): extrapolated from the near frame, at most
+        // half a frame. Dropping it, as the linear interpolation had to, would lose the view in two
+        // frames where the synchronised camera loses it in one.
+        return isSpike(b, at: near, in: balls, gate: gate) ? nil : extrapolated(b, at: near, to: t, in: balls)
+      }
       let (p0, p1) = near == k0 ? (b, o) : (o, b)
-      // A false candidate would pull two resampled frames off instead of one; without a partner it
-      // would have been dropped, and with one it is too.
-      if isSpike(p0, at: k0, in: balls, gate: gate) || isSpike(p1, at: k0 + 1, in: balls, gate: gate) { return nil }
+      // A false candidate would pull two resampled frames off where, synchronised, it spoilt one: the
+      // ball is then extrapolated from the other frame.
+      switch (isSpike(p0, at: k0, in: balls, gate: gate), isSpike(p1, at: k0 + 1, in: balls, gate: gate)) {
+      case (true, true): return nil
+      case (true, false): return extrapolated(p1, at: k0 + 1, to: t, in: balls)
+      case (false, true): return extrapolated(p0, at: k0, to: t, in: balls)
+      case (false, false): break
+      }
       let before = balls[k0 - 1].flatMap { nearest(p0, $0) }
       let after = balls[k0 + 2].flatMap { nearest(p1, $0) }
       let (x, y) = ballPosition(p0, p1, before: before, after: after, u: u, gate: gate)
@@ -92,6 +102,15 @@ extension CameraSync {
     let deviations = second.map { abs($0 - median) }.sorted()
     let sigma = 1.4826 * deviations[deviations.count / 2] / 6.0.squareRoot()
     return 3.7 * 2 * max(sigma, 0.05)
+  }
+
+  /// Candidate `p` of frame `k` moved to time `t` (frames) along the image velocity from the frame on the
+  /// far side of `k` from `t` (k − 1 when t > k); nil when that frame has no candidate within 150 px.
+  static func extrapolated(_ p: BallDetection2D, at k: Int, to t: Double, in balls: [Int: [BallDetection2D]]) -> BallDetection2D? {
+    let side = t >= Double(k) ? k - 1 : k + 1
+    guard let q = balls[side].flatMap({ nearest(p, $0) }) else { return nil }
+    let w = (t - Double(k)) / Double(k - side)
+    return BallDetection2D(x: p.x + w * (p.x - q.x), y: p.y + w * (p.y - q.y), confidence: p.confidence)
   }
 
   /// Whether candidate `p` of frame `k` lies off the camera's ball track on both sides: more than

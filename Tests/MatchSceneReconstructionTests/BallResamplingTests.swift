@@ -69,9 +69,10 @@ final class BallResamplingTests: XCTestCase {
     let truth = balls[40]![0]
     balls[40] = [BallDetection2D(x: truth.x + 100, y: truth.y - 20)]
     let resampled = CameraSync.resampled(CameraDetections(balls: balls), phase: 0.3).balls
-    // Frames 39 (t = 39.3, far frame 40) and 40 (near frame 40) would both lean on it: neither is made.
-    XCTAssertNil(resampled[39])
-    XCTAssertNil(resampled[40])
+    // Frames 39 (t = 39.3, far frame 40) and 40 (near frame 40) would both lean on it: each is
+    // extrapolated from its other frame instead (39 from 38 → 39, 40 from 42 → 41), on the path.
+    XCTAssertLessThan(try error(resampled[39]?.first, at: 39.3), 1.5)
+    XCTAssertLessThan(try error(resampled[40]?.first, at: 40.3), 1.5)
     XCTAssertLessThan(try error(resampled[38]?.first, at: 38.3), 1.5)
     XCTAssertLessThan(try error(resampled[41]?.first, at: 41.3), 1.5)
     // The detections either side of the contact (frames 30 and 31) are no spikes.
@@ -91,7 +92,21 @@ final class BallResamplingTests: XCTestCase {
     let b = try XCTUnwrap(resampled[30]?.first)
     XCTAssertEqual(b.x, p0.x + 0.4 * (p1.x - p0.x), accuracy: 1e-9)
     XCTAssertEqual(b.y, p0.y + 0.4 * (p1.y - p0.y), accuracy: 1e-9)
-    // A frame without a partner on the other side is dropped, as before.
-    XCTAssertNil(resampled[31], "frame 31 shows t = 31.4, between 31 and the missing 32")
+  }
+
+  func testADroppedDetectionIsExtrapolatedFromTheNearFrame() throws {
+    var balls = Self.balls(noise: 0)
+    balls[45] = nil
+    let resampled = CameraSync.resampled(CameraDetections(balls: balls), phase: 0.4).balls
+    // Frame 44 shows t = 44.4: from 44 along the velocity 43 → 44, on the path.
+    XCTAssertEqual(try error(resampled[44]?.first, at: 44.4), 0, accuracy: 1e-9)
+    // Frame 45 itself is missing, and so is its resampled ball.
+    XCTAssertNil(resampled[45])
+    // Backwards: at phase −0.3, frame 46 shows t = 45.7, nearest 46, extrapolated back along 46 → 47.
+    let back = CameraSync.resampled(CameraDetections(balls: balls), phase: -0.3).balls
+    XCTAssertEqual(try error(back[46]?.first, at: 45.7), 0, accuracy: 1e-9)
+    // With no neighbour on the far side either, nothing.
+    balls[43] = nil
+    XCTAssertNil(CameraSync.resampled(CameraDetections(balls: balls), phase: 0.4).balls[44])
   }
 }
