@@ -97,14 +97,7 @@ final class SkeletonChoiceTests: XCTestCase {
 final class SkeletonMisfitFolderTests: XCTestCase {
   func folder(people frames: [PersonDetection2D]) throws -> URL {
     let folder = try makeTemporaryFolder()
-    try writeText("""
-      [cam01]
-      size = [1920.0, 1080.0]
-      matrix = [[1400.0, 0.0, 959.5], [0.0, 1400.0, 539.5], [0.0, 0.0, 1.0]]
-      distortions = [0.0, 0.0, 0.0, 0.0]
-      rotation = [0.0, 0.0, 0.0]
-      translation = [0.0, 0.0, 5.0]
-      """, to: folder.appendingPathComponent("calibration/calibration.toml"))
+    try writeText(pose2simCalibration, to: folder.appendingPathComponent("calibration/calibration.toml"))
     let person = { (p: PersonDetection2D) in
       "{\"pose_keypoints_2d\":[" + p.keypoints.map { "\($0.x),\($0.y),\($0.confidence)" }.joined(separator: ",") + "]}"
     }
