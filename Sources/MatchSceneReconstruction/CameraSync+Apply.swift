@@ -24,10 +24,12 @@ extension CameraSync {
   /// have seen at k + phase, interpolated linearly between frames ⌊k + phase⌋ and the next (the nearer
   /// frame's people and ball candidates, each paired with the nearest in the other frame within a gate;
   /// unpaired people and keypoints missing in the other frame are kept from the nearer frame, unpaired
-  /// ball candidates are dropped).
+  /// ball candidates are dropped). The ball is not interpolated across a bounce or a hit: see
+  /// `resampledBalls(_:at:phase:gate:)`.
   public static func resampled(_ detections: CameraDetections, phase: Double) -> CameraDetections {
     guard phase != 0 else { return detections }
     var out = CameraDetections()
+    let gate = contactGate(detections.balls)
     let frames = Set(detections.people.keys).union(detections.balls.keys)
     for k in frames {
       let t = Double(k) + phase
@@ -37,15 +39,7 @@ extension CameraSync {
         let others = detections.people[far] ?? []
         out.people[k] = people.map { interpolate($0, others, w) }
       }
-      // A ball candidate without a partner in the other frame is dropped: the ball moves up to tens of
-      // pixels a frame, so a detection kept at the wrong time would pull the ball off by centimetres.
-      if let balls = detections.balls[near], let others = detections.balls[far] {
-        let paired = balls.compactMap { b -> BallDetection2D? in
-          guard let o = others.min(by: { gap(b, $0) < gap(b, $1) }), gap(b, o) <= 150 else { return nil }
-          return BallDetection2D(x: b.x + w * (o.x - b.x), y: b.y + w * (o.y - b.y), confidence: b.confidence)
-        }
-        if !paired.isEmpty { out.balls[k] = paired }
-      }
+      if let balls = resampledBalls(detections.balls, at: k, phase: phase, gate: gate) { out.balls[k] = balls }
     }
     return out
   }

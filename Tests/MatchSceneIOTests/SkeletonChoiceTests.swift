@@ -91,3 +91,31 @@ final class SkeletonChoiceTests: XCTestCase {
     XCTAssertNil(SkeletonFit.diagnostic(chosen: .coco17, people: ["cam01": [0: people(in: .coco17, count: 30)]], file: "pose"))
   }
 }
+
+/// The newcomer case of issue 11 through the folder reader: OpenPose JSON files in BODY_25B order read
+/// with `--skeleton body25` (same keypoint count) warn by name, where they used to load silently mislabelled.
+final class SkeletonMisfitFolderTests: XCTestCase {
+  func folder(people frames: [PersonDetection2D]) throws -> URL {
+    let folder = try makeTemporaryFolder()
+    try writeText(pose2simCalibration, to: folder.appendingPathComponent("calibration/calibration.toml"))
+    let person = { (p: PersonDetection2D) in
+      "{\"pose_keypoints_2d\":[" + p.keypoints.map { "\($0.x),\($0.y),\($0.confidence)" }.joined(separator: ",") + "]}"
+    }
+    for frame in 0..<20 {
+      try writeText(
+        "{\"version\":1.3,\"people\":[" + frames.map(person).joined(separator: ",") + "]}",
+        to: folder.appendingPathComponent(String(format: "pose/cam01_json/cam01_%012d_keypoints.json", frame)))
+    }
+    return folder
+  }
+
+  func testBody25bFilesReadAsBody25Warn() throws {
+    let folder = try folder(people: people(in: .body25b, count: 2))
+    var options = MatchFolderOptions()
+    options.skeleton = "body25"
+    let messages = try MatchFolder.load(folder, options: options).diagnostics.map(\.description)
+    XCTAssertTrue(messages.contains { $0.hasPrefix("warning:") && $0.contains("look like body25b, not body25") }, "\(messages)")
+    options.skeleton = "body25b"
+    XCTAssertFalse(try MatchFolder.load(folder, options: options).diagnostics.contains { "\($0)".contains("look like") })
+  }
+}
