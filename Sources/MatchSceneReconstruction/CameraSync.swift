@@ -319,6 +319,10 @@ public struct CameraSync: Sendable {
       for x in leaveOut { ss += (x - mean) * (x - mean) }
       sigma = ((n - 1) / n * ss).squareRoot()
     }
+    // The scan's resolution bounds what the jackknife can say; a phase at the scan's edge is not
+    // bracketed by a minimum (the leave-one-out fits all land on the same edge), so it is not known.
+    sigma = max(sigma, 0.01)
+    if phase <= fine[0] + 1e-12 || phase >= fine[fine.count - 1] - 1e-12 { sigma = max(sigma, 0.5) }
     let offset = Double(best.key) + phase
     return CameraSyncEstimate(
       camera: names.1, reference: names.0, frames: Int(offset.rounded()), phase: offset - offset.rounded(),
