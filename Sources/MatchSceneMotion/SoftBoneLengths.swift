@@ -54,11 +54,21 @@ public struct SoftBoneLengths: Sendable {
     _ joints: inout [SIMD3<Double>?], lengths: [Int: Double], spreads: [Int: Double], sigmas: [Double], radii: [Double],
     skeleton: Skeleton
   ) {
+    let bones = skeleton.bones.indices.map { b in lengths[b].flatMap { l in spreads[b].map { (l, $0) } } }
+    apply(&joints, bones: bones, sigmas: sigmas, radii: radii, skeleton: skeleton)
+  }
+
+  /// `apply(_:lengths:spreads:sigmas:radii:skeleton:)` with each bone's (length, spread) in an array by
+  /// bone index (nil: the bone is left free), so that the per-frame loop does no hashing.
+  func apply(
+    _ joints: inout [SIMD3<Double>?], bones: [(length: Double, spread: Double)?], sigmas: [Double], radii: [Double],
+    skeleton: Skeleton
+  ) {
     let measured = joints
     var lambdas = [Double](repeating: 0, count: skeleton.bones.count)
     for _ in 0..<iterations {
       for (b, (i, j)) in skeleton.bones.enumerated() {
-        guard let target = lengths[b], let spread = spreads[b], let p = joints[i], let q = joints[j] else { continue }
+        guard let (target, spread) = bones[b], let p = joints[i], let q = joints[j] else { continue }
         let d = q - p
         let current = length(d)
         guard current > 1e-9 else { continue }
@@ -80,6 +90,8 @@ public struct SoftBoneLengths: Sendable {
   }
 
   /// Applies the soft bone term to every person's track, in place (lengths and spreads per track).
+  /// Frames are independent of each other: they are adjusted in parallel blocks, each frame exactly as
+  /// alone, so the result does not depend on the number of threads.
   public func apply(to motion: inout MotionModel) {
     let skeleton = motion.skeleton
     for t in motion.personTracks {
@@ -88,24 +100,41 @@ public struct SoftBoneLengths: Sendable {
       let positions = BoneLengthConstraint.framePositions(track, jointCount: skeleton.count)
       let lengths = BoneLengthConstraint.lengths(of: positions, skeleton: skeleton)
       let spreads = Self.spreads(of: positions, lengths: lengths, skeleton: skeleton)
-      for f in 0..<n {
-        var joints = positions[f]
-        var sigmas = [Double](repeating: 1, count: skeleton.count), radii = [Double](repeating: 0, count: skeleton.count)
-        for j in 0..<skeleton.count {
-          guard let x = joints[j] else { continue }
-          let s = track.samples[j * n + f]
-          let scale = metresPerPixel(x)
-          // Filled samples have no reprojection error of their own: they count as one pixel.
-          let px = s.state == .measured && s.reprojectionPx >= 0 ? s.reprojectionPx : 1
-          sigmas[j] = max(px, minJointPx) * scale
-          radii[j] = max(px, tolerancePx) * scale
-        }
-        apply(&joints, lengths: lengths, spreads: spreads, sigmas: sigmas, radii: radii, skeleton: skeleton)
-        for j in 0..<skeleton.count {
-          guard let position = joints[j], track.samples[j * n + f].isPresent else { continue }
-          motion.tracks[t].samples[j * n + f].position = position
+      let bones = skeleton.bones.indices.map { b in lengths[b].flatMap { l in spreads[b].map { (length: l, spread: $0) } } }
+      let block = 256
+      let blocks = Array(stride(from: 0, to: n, by: block))
+      let adjusted = try! parallelMap(blocks) { start in
+        (start..<min(n, start + block)).map { f in adjustedFrame(f, track: track, positions: positions, bones: bones, skeleton: skeleton) }
+      }
+      for (start, frames) in zip(blocks, adjusted) {
+        for (k, joints) in frames.enumerated() {
+          let f = start + k
+          for j in 0..<skeleton.count {
+            guard let position = joints[j], track.samples[j * n + f].isPresent else { continue }
+            motion.tracks[t].samples[j * n + f].position = position
+          }
         }
       }
     }
+  }
+
+  /// Frame `f` of `track` adjusted (its joints from `positions`).
+  func adjustedFrame(
+    _ f: Int, track: MotionTrack, positions: [[SIMD3<Double>?]], bones: [(length: Double, spread: Double)?], skeleton: Skeleton
+  ) -> [SIMD3<Double>?] {
+    let n = track.frameCount
+    var joints = positions[f]
+    var sigmas = [Double](repeating: 1, count: skeleton.count), radii = [Double](repeating: 0, count: skeleton.count)
+    for j in 0..<skeleton.count {
+      guard let x = joints[j] else { continue }
+      let s = track.samples[j * n + f]
+      let scale = metresPerPixel(x)
+      // Filled samples have no reprojection error of their own: they count as one pixel.
+      let px = s.state == .measured && s.reprojectionPx >= 0 ? s.reprojectionPx : 1
+      sigmas[j] = max(px, minJointPx) * scale
+      radii[j] = max(px, tolerancePx) * scale
+    }
+    apply(&joints, bones: bones, sigmas: sigmas, radii: radii, skeleton: skeleton)
+    return joints
   }
 }

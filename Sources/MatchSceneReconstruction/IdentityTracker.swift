@@ -31,6 +31,10 @@ struct IdentityTracker {
     var startVelocity: SIMD3<Double>?
     static let startFrames = 10
 
+    /// `limbSamples` per limb in ascending order, kept by `record` (an insertion and a removal per
+    /// sample instead of a sort of the window).
+    var sortedLimbSamples: [[Double]] = []
+
     mutating func updateLimbs() {
       limbs = limbSamples.map { s in
         guard !s.isEmpty else { return nil }
@@ -38,6 +42,9 @@ struct IdentityTracker {
         return sorted[sorted.count / 2]
       }
     }
+
+    /// The first index of ascending `sorted` whose value is not below `x` (a window is 60 samples: a scan).
+    static func lowerBound(_ sorted: [Double], _ x: Double) -> Int { sorted.firstIndex { $0 >= x } ?? sorted.count }
   }
   private(set) var tracks: [Track] = []
   let fps: Double
@@ -166,14 +173,34 @@ extension IdentityTracker {
   }
 
   /// Keeps the last 60 samples of each limb.
+  /// The running medians are those of the samples sorted (`updateLimbs`), kept by inserting each new
+  /// sample into, and removing the oldest from, a sorted copy of each limb's window.
   static func record(_ limbs: [Double?], into track: inout Track) {
     if track.limbSamples.count < limbs.count { track.limbSamples += Array(repeating: [], count: limbs.count - track.limbSamples.count) }
+    guard track.sortedLimbSamples.count == track.limbSamples.count, track.limbs.count == track.limbSamples.count,
+      limbs.allSatisfy({ $0.map { !$0.isNaN } ?? true })
+    else {
+      for (i, l) in limbs.enumerated() {
+        guard let l else { continue }
+        track.limbSamples[i].append(l)
+        if track.limbSamples[i].count > 60 { track.limbSamples[i].removeFirst() }
+      }
+      track.updateLimbs()
+      track.sortedLimbSamples = track.limbSamples.map { $0.sorted() }
+      if track.sortedLimbSamples.contains(where: { $0.contains { $0.isNaN } }) { track.sortedLimbSamples = [] }
+      return
+    }
     for (i, l) in limbs.enumerated() {
       guard let l else { continue }
       track.limbSamples[i].append(l)
-      if track.limbSamples[i].count > 60 { track.limbSamples[i].removeFirst() }
+      track.sortedLimbSamples[i].insert(l, at: Track.lowerBound(track.sortedLimbSamples[i], l))
+      if track.limbSamples[i].count > 60 {
+        let oldest = track.limbSamples[i].removeFirst()
+        track.sortedLimbSamples[i].remove(at: Track.lowerBound(track.sortedLimbSamples[i], oldest))
+      }
+      let sorted = track.sortedLimbSamples[i]
+      track.limbs[i] = sorted[sorted.count / 2]
     }
-    track.updateLimbs()
   }
 }
 

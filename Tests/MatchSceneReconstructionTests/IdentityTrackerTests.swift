@@ -118,3 +118,28 @@ final class IdentityTrackerTests: XCTestCase {
     XCTAssertNotEqual(after[playerID], after[first], "seen together")
   }
 }
+
+/// The running limb medians kept by inserting into and removing from sorted windows.
+final class IdentityTrackerMedianTests: XCTestCase {
+  /// After each of 300 samples (ties, missing limbs, the 60-sample window sliding), every limb's median
+  /// equals the sorted median of its window (`Track.updateLimbs`).
+  func testRunningMediansEqualSortedWindows() {
+    var track = IdentityTracker.Track(
+      id: 0, lastFrame: 0, lastCentre: .zero, velocity: .zero, frames: 1, firstFrame: 0, firstCentre: .zero,
+      limbSamples: Array(repeating: [], count: 4))
+    var state: UInt64 = 12345
+    func next() -> Double {
+      state = state &* 6364136223846793005 &+ 1442695040888963407
+      return Double((state >> 33) % 40) / 100
+    }
+    for step in 0..<300 {
+      let limbs: [Double?] = (0..<4).map { k in (step + k) % 7 == 0 ? nil : 0.3 + next() }
+      IdentityTracker.record(limbs, into: &track)
+      var reference = track
+      reference.updateLimbs()
+      XCTAssertEqual(track.limbs, reference.limbs, "step \(step)")
+      XCTAssertEqual(track.sortedLimbSamples, track.limbSamples.map { $0.sorted() }, "step \(step)")
+    }
+    XCTAssertEqual(track.limbSamples[0].count, 60)
+  }
+}

@@ -59,7 +59,9 @@ public enum FlightFit {
       r.reserveCapacity(3 * samples.count)
       for (i, s) in samples.enumerated() {
         let d = predicted[i] - s.position
-        r += [d.x, d.y, d.z]
+        r.append(d.x)
+        r.append(d.y)
+        r.append(d.z)
       }
       return r
     }
@@ -77,9 +79,15 @@ public enum FlightFit {
       // Normal equations (6×6), solved by Gaussian elimination with partial pivoting.
       var A = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 6)
       var b = [Double](repeating: 0, count: 6)
+      // Sums in the order of `reduce` over the products, without the arrays of products.
+      func dot(_ x: [Double], _ y: [Double]) -> Double {
+        var sum = 0.0
+        for k in 0..<min(x.count, y.count) { sum += x[k] * y[k] }
+        return sum
+      }
       for i in 0..<6 {
-        for j in 0..<6 { A[i][j] = zip(J[i], J[j]).map(*).reduce(0, +) }
-        b[i] = -zip(J[i], r).map(*).reduce(0, +)
+        for j in 0..<6 { A[i][j] = dot(J[i], J[j]) }
+        b[i] = -dot(J[i], r)
         A[i][i] *= 1 + 1e-9
       }
       guard let step = solve(A, b) else { break }

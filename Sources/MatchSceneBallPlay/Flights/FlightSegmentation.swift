@@ -48,12 +48,36 @@ public struct FlightSegmentation: Sendable {
   }
 
   /// Flights in time order. `observations` are (frame, position), any order, one per frame.
+  ///
+  /// No flight, seed or merge spans a gap of more than `maxGap` (plus the seed's own frames) between
+  /// observations, so the track is cut at such gaps and the pieces are segmented in parallel; each
+  /// piece is processed exactly as in one pass over the whole track, so the flights are the same
+  /// whatever the number of threads.
   public func flights(_ observations: [(frame: Int, position: SIMD3<Double>)], fps: Double) -> [BallFlight] {
     let obs = observations.sorted { $0.frame < $1.frame }
-    var flights: [(flight: BallFlight, members: [Int])] = []
-    var start = 0
     let maxGapFrames = Int((options.maxGap * fps).rounded())
-    while start + options.minObservations <= obs.count {
+    let cutGap = max(0, options.minObservations - 1) + max(0, maxGapFrames)
+    var pieces: [Range<Int>] = []
+    var pieceStart = 0
+    for i in obs.indices.dropFirst() where obs[i].frame - obs[i - 1].frame > cutGap {
+      pieces.append(pieceStart..<i)
+      pieceStart = i
+    }
+    if pieceStart < obs.count { pieces.append(pieceStart..<obs.count) }
+    let found = try! parallelMap(pieces) { piece in mergeUnbroken(greedyFlights(obs, piece, fps: fps), obs, fps: fps) }
+    return found.flatMap { $0.map(\.flight) }
+  }
+
+  /// The greedy pass over the observations `piece` of `obs` (sorted by frame): flights with the indices
+  /// of their member observations.
+  func greedyFlights(
+    _ obs: [(frame: Int, position: SIMD3<Double>)], _ piece: Range<Int>, fps: Double
+  ) -> [(flight: BallFlight, members: [Int])] {
+    var flights: [(flight: BallFlight, members: [Int])] = []
+    var start = piece.lowerBound
+    let end = piece.upperBound
+    let maxGapFrames = Int((options.maxGap * fps).rounded())
+    while start + options.minObservations <= end {
       // Seed: the first minObservations points, which must be gap-free enough.
       let seedEnd = start + options.minObservations - 1
       if obs[seedEnd].frame - obs[start].frame > options.minObservations - 1 + maxGapFrames {
@@ -67,14 +91,14 @@ public struct FlightSegmentation: Sendable {
       }
       var next = seedEnd + 1
       var misses = 0
-      while next < obs.count {
+      while next < end {
         let last = obs[members.last!].frame
         if obs[next].frame - last > maxGapFrames { break }
         let predicted = flight.position(at: Double(obs[next].frame) / fps)
         let gate = max(options.breakDistance, options.breakFactor * flight.rms)
         if length(predicted - obs[next].position) > gate {
           // Two misses in a row end the flight; one is an outlier.
-          if next + 1 < obs.count {
+          if next + 1 < end {
             let predicted2 = flight.position(at: Double(obs[next + 1].frame) / fps)
             if length(predicted2 - obs[next + 1].position) <= gate, obs[next + 1].frame - last <= maxGapFrames {
               misses += 1
@@ -106,7 +130,7 @@ public struct FlightSegmentation: Sendable {
       }
       _ = misses
     }
-    return mergeUnbroken(flights, obs, fps: fps).map(\.flight)
+    return flights
   }
 
   /// Joins consecutive flights that one path fits as well: a bad observation can end a flight in

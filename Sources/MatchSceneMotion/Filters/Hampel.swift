@@ -17,17 +17,40 @@ public struct HampelFilter: Sendable {
   }
 
   /// Indices of outliers among the present (non-nil) samples; windows skip missing samples.
+  /// Each window is sorted in a stack buffer (insertion sort: a window is a dozen samples), allocating
+  /// nothing per sample.
   public func outliers(_ x: [Double?]) -> [Int] {
     var out: [Int] = []
-    for i in x.indices {
-      guard let xi = x[i] else { continue }
-      let window = (max(0, i - halfWindow)...min(x.count - 1, i + halfWindow)).compactMap { x[$0] }
-      guard window.count >= 3 else { continue }
-      let med = Self.median(window)
-      let mad = 1.4826 * Self.median(window.map { abs($0 - med) })
-      if abs(xi - med) > max(threshold * mad, floor) { out.append(i) }
+    let width = 2 * max(0, halfWindow) + 1
+    withUnsafeTemporaryAllocation(of: Double.self, capacity: width) { window in
+      withUnsafeTemporaryAllocation(of: Double.self, capacity: width) { deviations in
+        for i in x.indices {
+          guard let xi = x[i] else { continue }
+          var n = 0
+          for k in max(0, i - halfWindow)...min(x.count - 1, i + halfWindow) {
+            if let v = x[k] { window[n] = v; n += 1 }
+          }
+          guard n >= 3 else { continue }
+          let med = Self.sortedMedian(window, count: n)
+          for k in 0..<n { deviations[k] = abs(window[k] - med) }
+          let mad = 1.4826 * Self.sortedMedian(deviations, count: n)
+          if abs(xi - med) > max(threshold * mad, floor) { out.append(i) }
+        }
+      }
     }
     return out
+  }
+
+  /// The median of the first `count` values of `v`, which are sorted in place (the same value as
+  /// `median`).
+  static func sortedMedian(_ v: UnsafeMutableBufferPointer<Double>, count: Int) -> Double {
+    for i in 1..<max(1, count) {
+      let x = v[i]
+      var k = i
+      while k > 0, v[k - 1] > x { v[k] = v[k - 1]; k -= 1 }
+      v[k] = x
+    }
+    return count % 2 == 1 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2])
   }
 
   static func median(_ v: [Double]) -> Double {
