@@ -15,16 +15,23 @@ public enum Rallies {
     _ events: [MatchEvent], ball: [Int: SIMD3<Double>], maxGap: Int, stillFrames: Int, stillRadius: Double
   ) -> [ClosedRange<Int>] {
     let firstSeen = ball.keys.min() ?? 0
-    /// Whether the ball stayed within `stillRadius` of its place at `frame` over the `stillFrames` before it.
+    /// Whether the ball was still at `frame`: its median place over `frame` and the two frames before,
+    /// over the `stillFrames` before those, and over the `stillFrames` before those again (each of the
+    /// two seen in at least half of their frames) lie within `stillRadius` of each other in turn.
+    /// Medians, per axis, and not every position: a ball held on the palm but triangulated with a
+    /// miscalibrated camera in or out of the view set jumps between two places 4 cm apart
+    /// (`--faults hard`), and its noise reaches the radius; its median place stays put, while a tossed
+    /// ball's moves 4 cm in its first frame. Three windows, not two: around a toss's apex two windows
+    /// either side have the same median height.
     func stillBefore(_ frame: Int) -> Bool {
-      guard let p = ball[frame] else { return false }
-      var seen = 0
-      for f in (frame - stillFrames)..<frame {
-        guard let q = ball[f] else { continue }
-        if length(q - p) > stillRadius { return false }
-        seen += 1
-      }
-      return seen >= stillFrames / 2
+      guard ball[frame] != nil else { return false }
+      let recent = (frame - 2...frame).compactMap { ball[$0] }
+      let before = (frame - 2 - stillFrames..<frame - 2).compactMap { ball[$0] }
+      let earlier = (frame - 2 - 2 * stillFrames..<frame - 2 - stillFrames).compactMap { ball[$0] }
+      guard before.count >= stillFrames / 2, earlier.count >= stillFrames / 2, let now = Rallies.median(recent),
+        let then = Rallies.median(before), let first = Rallies.median(earlier)
+      else { return false }
+      return length(now - then) <= stillRadius && length(then - first) <= stillRadius
     }
     return ranges(events).map { range in
       var start = range.lowerBound
@@ -56,5 +63,17 @@ public enum Rallies {
     }
     if let s = start, let last = openUntil ?? events.map(\.frame).max() { ranges.append(s...max(s, last)) }
     return ranges
+  }
+}
+
+extension Rallies {
+  /// The per-axis median of `points` (nil when empty).
+  static func median(_ points: [SIMD3<Double>]) -> SIMD3<Double>? {
+    guard !points.isEmpty else { return nil }
+    func axis(_ k: Int) -> Double {
+      let v = points.map { $0[k] }.sorted()
+      return v.count % 2 == 1 ? v[v.count / 2] : 0.5 * (v[v.count / 2 - 1] + v[v.count / 2])
+    }
+    return SIMD3(axis(0), axis(1), axis(2))
   }
 }

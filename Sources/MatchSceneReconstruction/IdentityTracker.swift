@@ -118,6 +118,17 @@ struct IdentityTracker {
         // limbs (a joint seen by two cameras only) must not break it, so there the proportions only
         // weigh in the cost.
         if reidentifying, !known || difference > options.maxLimbDifference { continue }
+        // With `reidentifyByBestExplanation`, re-identifying a person where another track is the better
+        // explanation — its predicted place is nearer the person, in units of the distance it could
+        // have moved since it was seen — is not allowed: at 2× keypoint noise two adults' proportions
+        // can agree within a centimetre, and a bystander's track, lost for seconds, took a player 4 m
+        // away whose own track was lost for a moment (its one-frame proportions then missed the
+        // tolerance), and held on to him.
+        if reidentifying, options.reidentifyByBestExplanation,
+          isExplainedBetter(person: p, centres: centres, than: d / gate, except: t, frame: frame)
+        {
+          continue
+        }
         candidates.append((d + options.limbDifferenceWeight * difference, t, p))
       }
     }
@@ -170,6 +181,26 @@ extension IdentityTracker {
   static func groundDistance(_ a: SIMD3<Double>, _ b: SIMD3<Double>, up: SIMD3<Double>) -> Double {
     let d = a - b
     return length(d - dot(d, up) * up)
+  }
+
+  /// Whether a track other than `index`, seen at least 30 times, predicts a place nearer person
+  /// `person`'s centre than `share` of its gate — the share of its own gate at which track `index`
+  /// would take the person — while no other person of the frame stands nearer that place (a track
+  /// busy with someone else explains nothing here).
+  func isExplainedBetter(person: Int, centres: [SIMD3<Double>?], than share: Double, except index: Int, frame: Int) -> Bool {
+    guard let centre = centres[person] else { return false }
+    for (k, other) in tracks.enumerated() where k != index && other.frames >= 30 {
+      let dt = Double(frame - other.lastFrame) / fps
+      guard dt > 0 else { continue }
+      let predicted = other.lastCentre + (dt < 0.5 ? other.velocity * dt : .zero)
+      let d = Self.groundDistance(centre, predicted, up: up)
+      guard d / gate(after: dt) < share else { continue }
+      let busy = centres.enumerated().contains { q, c in
+        q != person && c.map { Self.groundDistance($0, predicted, up: up) < d } ?? false
+      }
+      if !busy { return true }
+    }
+    return false
   }
 
   /// Keeps the last 60 samples of each limb.

@@ -61,6 +61,12 @@ public struct ReconstructionOptions: Sendable {
   /// greedy joining alone (seed 2, 60 s: 8 identity switches of the bystander against 6; players
   /// unaffected).
   public var globalTrackletLinking = false
+  /// Tracking: a track lost for longer than `reidentificationGap` may take a person back only if no
+  /// other track (seen 30 times or more, not nearer someone else) predicts a place nearer the person,
+  /// in units of how far each could have moved since it was seen (`IdentityTracker.isExplainedBetter`).
+  /// Off by default: at 2× keypoint noise, 3 % outliers and 4 % swaps (60 s) it took seed 3 from 6
+  /// identity switches to 0 but seed 2 from 12 to 14 and left seed 4 at 14.
+  public var reidentifyByBestExplanation = false
 
   public init() {}
 }

@@ -91,6 +91,7 @@ public struct FlightSegmentation: Sendable {
       }
       var next = seedEnd + 1
       var misses = 0
+      var explained = members.count
       while next < end {
         let last = obs[members.last!].frame
         if obs[next].frame - last > maxGapFrames { break }
@@ -110,8 +111,19 @@ public struct FlightSegmentation: Sendable {
         }
         members.append(next)
         next += 1
-        // Refit as the flight grows (every point while short, then every third).
-        if members.count < 12 || members.count % 3 == 0, let refit = fit(members, obs, fps: fps) { flight = refit }
+        // Refit as the flight grows (every point while short, then every third). A path must explain
+        // its observations within `breakDistance` RMS, as its seed had to: the gate grows with the
+        // RMS, and without that bound a flight could swallow a stroke and the next flight (on the
+        // harder simulator's seed 2 one did, and its path missed the ball by up to 0.8 m). The
+        // observations since the last refit that kept it are left for the next flight.
+        if members.count < 12 || members.count % 3 == 0, let refit = fit(members, obs, fps: fps) {
+          guard refit.rms <= options.breakDistance else {
+            members.removeLast(members.count - explained)
+            break
+          }
+          flight = refit
+          explained = members.count
+        }
       }
       if let final = fit(members, obs, fps: fps) { flight = final }
       let parts = splitAtSurfaces(members, obs, fps: fps)
