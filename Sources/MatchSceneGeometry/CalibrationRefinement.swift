@@ -57,6 +57,15 @@ public struct CalibrationRefinementOptions: Sendable, Equatable {
   /// The cameras whose given poses define the world frame with `holdWorldFrame` (nil: every camera;
   /// e.g. the cameras the self-check trusts).
   public var worldAnchors: Set<Int>?
+  /// What `holdWorldFrame` keeps in place.
+  public enum WorldFrameAnchor: Sendable, Equatable {
+    /// The anchor cameras' centres and axes.
+    case cameras
+    /// The points as given (triangulated with the given calibration): the scene stays where the given
+    /// calibration put it, only made consistent.
+    case points
+  }
+  public var worldFrameAnchor: WorldFrameAnchor = .cameras
 
   public init() {}
 
@@ -207,7 +216,12 @@ public enum CalibrationRefinement {
     var gauge: Similarity3?
     if options.holdWorldFrame, options.fixedCameras.count < 2 {
       let anchors = (options.worldAnchors ?? Set(0..<m)).sorted()
-      gauge = Similarity3.aligning(refined, onto: cameras, anchors: anchors, lever: sceneDistance(cameras, anchors, points))
+      switch options.worldFrameAnchor {
+      case .cameras:
+        gauge = Similarity3.aligning(refined, onto: cameras, anchors: anchors, lever: sceneDistance(cameras, anchors, points))
+      case .points:
+        gauge = Similarity3.fit(from: refinedPoints, to: points)
+      }
       if let gauge {
         refined = refined.map { gauge.apply($0) }
         refinedPoints = refinedPoints.map { gauge.apply($0) }

@@ -64,6 +64,11 @@ final class WorldFrameGaugeTests: XCTestCase {
     options.holdWorldFrame = true
     let held = try CalibrationRefinement.refine(cameras: given, points: points, observations: observations, options: options)
     XCTAssertNil(drifting.worldAlignment)
+    options.worldFrameAnchor = .points
+    let byPoints = try venueError(
+      CalibrationRefinement.refine(cameras: given, points: points, observations: observations, options: options).cameras)
+    options.worldFrameAnchor = .cameras
+    print("held by the points: mean \(byPoints.mean * 1000) max \(byPoints.max * 1000) mm")
     let alignment = try XCTUnwrap(held.worldAlignment)
 
     let before = try venueError(given)
@@ -76,6 +81,8 @@ final class WorldFrameGaugeTests: XCTestCase {
     XCTAssertLessThan(kept.max, 0.008)
     XCTAssertLessThan(kept.mean, loose.mean, "holding the frame beats the reference camera's gauge")
     XCTAssertLessThan(kept.mean, before.mean, "and the knocked camera no longer spoils the venue")
+    // Held by the given points instead, the knocked camera's offset (in those points) stays in the frame.
+    XCTAssertGreaterThan(byPoints.mean, 5 * kept.mean)
     assertClose(alignment.scale, 1, absolute: 0.005)
     // The knocked camera still comes back.
     let error = Rig.poseError(held.cameras[scene.perturbed], scene.truth[scene.perturbed])
