@@ -76,10 +76,10 @@ final class ViewSelectionCLITests: XCTestCase {
 /// warning that says so; no `calibration-refined.toml`); `--keep-calibration` uses the file as given.
 final class KeepCalibrationCLITests: XCTestCase {
   func testAKnockedCameraIsCorrectedUnlessKept() throws {
-    let folder = try makeTemporaryFolder()
-    let match = folder.appendingPathComponent("match")
-    let simulate = try runMatchScene(["simulate", "-o", match.path, "--duration", "3", "--seed", "4"])
-    XCTAssertEqual(simulate.status, 0, simulate.stderr)
+    let match = try makeTemporaryFolder().appendingPathComponent("match")
+    let folder = match.deletingLastPathComponent()
+    let simulated = try runMatchScene(["simulate", "-o", match.path, "--duration", "3", "--seed", "4"])
+    XCTAssertEqual(simulated.status, 0, simulated.stderr)
     // Turn cam2 by ~0.7° (its Rodrigues vector's first component), in the file itself.
     let file = match.appendingPathComponent("calibration/calibration.toml")
     var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
