@@ -48,6 +48,24 @@ public struct CalibrationRefinementOptions: Sendable, Equatable {
   public var scaleCamera: Int?
   /// A refined camera needs at least this many usable observations (≥ 3).
   public var minCameraObservations = 6
+  /// With fewer than two fixed cameras, put the refined rig back into the given calibration's world
+  /// frame: the least-squares similarity over the centres and axes of the cameras `worldAnchors`
+  /// (`Similarity3.aligning`, Horn 1987) is applied to the refined cameras and points. Without it the
+  /// automatic gauge holds one camera and one distance, and the whole world follows that camera's own
+  /// error (every point shifted and turned). Off by default: the reference camera then stays bit for bit.
+  public var holdWorldFrame = false
+  /// The cameras whose given poses define the world frame with `holdWorldFrame` (nil: every camera;
+  /// e.g. the cameras the self-check trusts).
+  public var worldAnchors: Set<Int>?
+  /// What `holdWorldFrame` keeps in place.
+  public enum WorldFrameAnchor: Sendable, Equatable {
+    /// The anchor cameras' centres and axes.
+    case cameras
+    /// The points as given (triangulated with the given calibration): the scene stays where the given
+    /// calibration put it, only made consistent.
+    case points
+  }
+  public var worldFrameAnchor: WorldFrameAnchor = .cameras
 
   public init() {}
 
@@ -134,6 +152,9 @@ public struct CalibrationRefinementResult: Sendable {
   public var scaleCamera: Int?
   public var refinedPointCount: Int
   public var usedObservationCount: Int
+  /// With `holdWorldFrame`: the similarity that was applied to put the adjusted rig back in the given
+  /// world frame (nil: not asked, two or more cameras fixed, or the anchors were degenerate).
+  public var worldAlignment: Similarity3?
 
   /// The corrected cameras, in input order.
   public var cameras: [Camera] { corrections.map(\.camera) }
@@ -190,9 +211,25 @@ public enum CalibrationRefinement {
     try Shim.check(status, describeFailure(status, cameras: cameras, reports: reports, options: options))
 
     let stride = Int(MSTRI_CAMERA_STRIDE.rawValue)
+    var refined = (0..<m).map { cameras[$0].updated(fromShimRecord: camerasOut[($0 * stride)..<(($0 + 1) * stride)]) }
+    var refinedPoints = (0..<points.count).map { SIMD3(pointsFlat[3 * $0], pointsFlat[3 * $0 + 1], pointsFlat[3 * $0 + 2]) }
+    var gauge: Similarity3?
+    if options.holdWorldFrame, options.fixedCameras.count < 2 {
+      let anchors = (options.worldAnchors ?? Set(0..<m)).sorted()
+      switch options.worldFrameAnchor {
+      case .cameras:
+        gauge = Similarity3.aligning(refined, onto: cameras, anchors: anchors, lever: sceneDistance(cameras, anchors, points))
+      case .points:
+        gauge = Similarity3.fit(from: refinedPoints, to: points)
+      }
+      if let gauge {
+        refined = refined.map { gauge.apply($0) }
+        refinedPoints = refinedPoints.map { gauge.apply($0) }
+      }
+    }
     let corrections = (0..<m).map { c in
       let before = cameras[c]
-      let after = before.updated(fromShimRecord: camerasOut[(c * stride)..<((c + 1) * stride)])
+      let after = refined[c]
       let r = reports[c]
       let turn = after.camFromWorld.rotation * before.camFromWorld.rotation.transposed
       return CameraCorrection(
@@ -207,12 +244,22 @@ public enum CalibrationRefinement {
     }
     return CalibrationRefinementResult(
       corrections: corrections,
-      points: (0..<points.count).map { SIMD3(pointsFlat[3 * $0], pointsFlat[3 * $0 + 1], pointsFlat[3 * $0 + 2]) },
+      points: refinedPoints,
       iterations: Int(summary.iterations), converged: summary.converged != 0,
       initialCost: summary.initial_cost, finalCost: summary.final_cost,
       referenceCamera: summary.reference_camera >= 0 ? Int(summary.reference_camera) : nil,
       scaleCamera: summary.scale_camera >= 0 ? Int(summary.scale_camera) : nil,
-      refinedPointCount: Int(summary.refined_points), usedObservationCount: Int(summary.used_observations))
+      refinedPointCount: Int(summary.refined_points), usedObservationCount: Int(summary.used_observations),
+      worldAlignment: gauge)
+  }
+
+  /// The median distance from the anchors' centres to the points' centroid (1 m without points): the
+  /// lever that weighs a camera's orientation against its position in `Similarity3.aligning`.
+  static func sceneDistance(_ cameras: [Camera], _ anchors: [Int], _ points: [SIMD3<Double>]) -> Double {
+    guard !points.isEmpty else { return 1 }
+    let centroid = points.reduce(SIMD3<Double>.zero, +) / Double(points.count)
+    let d = anchors.map { length(cameras[$0].center - centroid) }.sorted()
+    return d.isEmpty ? 1 : max(1e-3, d[d.count / 2])
   }
 
   static func role(_ raw: Int32) -> CameraCorrection.Role {

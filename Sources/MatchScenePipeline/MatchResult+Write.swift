@@ -76,7 +76,7 @@ extension MatchResult {
         try AtomicFile.write(try encoder.encode(report), to: staging.appendingPathComponent("report.json"))
         written.append(("report.json", nil))
       }
-      if calibrationRefinement != nil {
+      if calibrationRefinement != nil, !calibrationCorrectedInternally {
         // The corrected calibration, to use as --calibration next time.
         try CalibrationTOML.write(cameras, to: staging.appendingPathComponent("calibration-refined.toml"))
         written.append(("calibration-refined.toml", nil))

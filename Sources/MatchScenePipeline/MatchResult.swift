@@ -35,6 +35,9 @@ public struct MatchResult: Sendable {
   /// The bundle adjustment's corrections, when `refineCalibration` was asked for (`cameras` are then the
   /// refined ones).
   public var calibrationRefinement: CalibrationRefinementResult?
+  /// The refinement was made for this run only, because a camera disagreed
+  /// (`PipelineOptions.correctDisagreeingCameras`), not asked for: `calibration-refined.toml` is not written.
+  public var calibrationCorrectedInternally = false
   /// Quality figures; nil when no frame was processed.
   public var report: ReconstructionReport?
   /// Warnings and notes met on the way (reading, venue, analysis).

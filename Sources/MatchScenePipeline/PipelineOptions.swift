@@ -34,6 +34,18 @@ public struct PipelineOptions: Sendable {
   /// reconstruct again with them (`MatchResult.calibrationRefinement`; written as
   /// `calibration-refined.toml`). Cameras the check trusts stay fixed when a camera disagrees.
   public var refineCalibration = false
+  /// When the check finds a camera that disagrees with the others, correct its pose from the match for
+  /// this run (the same robust bundle adjustment as `refineCalibration`, the trusted cameras holding the
+  /// world frame) and reconstruct with it; `calibration-refined.toml` is written only with
+  /// `refineCalibration`. False: the calibration as given (`reconstruct --keep-calibration`).
+  public var correctDisagreeingCameras = true
+  /// After a refinement, weigh the views equally (gates still in each camera's re-estimated noise units)
+  /// unless `weighViewsByNoise` or `match.toml`'s `view_weights` says otherwise. The bundle adjustment
+  /// takes out the cameras' systematic residuals; what is left differs between cameras mostly by how the
+  /// detector places a joint from each viewpoint, the same in every frame, which a 1/σ weight would let
+  /// the steadiest camera decide alone (Pose2Sim demo, cam_01/02/03/04: 3.1 / 7.9 / 12.4 / 9.3 px over all
+  /// views with noise weights, 5.4 / 6.7 / 8.0 / 6.3 px equal).
+  public var equalWeightsAfterRefinement = true
   /// Also refine focal lengths (with `refineCalibration`).
   public var refineFocal = false
   /// Bone lengths as a weighted term that keeps each joint within its reprojection tolerance

@@ -60,6 +60,9 @@ struct Reconstruct: ParsableCommand {
     help: "Refine the cameras' poses by a robust bundle adjustment over the reconstructed people, reconstruct again, and write calibration-refined.toml.")
   var refineCalibration = false
 
+  @Flag(help: "Use the calibration as given even when a camera disagrees with the others (by default its pose is corrected from the match for the run; --refine-calibration also writes the correction).")
+  var keepCalibration = false
+
   @Flag(help: "With --refine-calibration, refine focal lengths too.")
   var refineFocal = false
 
@@ -129,6 +132,7 @@ struct Reconstruct: ParsableCommand {
     options.analysisOptions.smoothing.maxGap = maxGap
     options.refineCalibration = refineCalibration || refineFocal
     options.refineFocal = refineFocal
+    options.correctDisagreeingCameras = !keepCalibration
     options.estimateSync = !noEstimateSync
     options.viewGateSigmas = viewGate
     options.softBones = !hardBones

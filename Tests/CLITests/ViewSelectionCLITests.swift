@@ -71,3 +71,43 @@ final class ViewSelectionCLITests: XCTestCase {
     XCTAssertTrue(badFlag.stderr.contains("--view-gate"), badFlag.stderr)
   }
 }
+
+/// A camera knocked out of place, end to end: by default its pose is corrected for the run (named in a
+/// warning that says so; no `calibration-refined.toml`); `--keep-calibration` uses the file as given.
+final class KeepCalibrationCLITests: XCTestCase {
+  func testAKnockedCameraIsCorrectedUnlessKept() throws {
+    let match = try makeTemporaryFolder().appendingPathComponent("match")
+    let folder = match.deletingLastPathComponent()
+    let simulated = try runMatchScene(["simulate", "-o", match.path, "--duration", "3", "--seed", "4"])
+    XCTAssertEqual(simulated.status, 0, simulated.stderr)
+    // Turn cam2 by ~0.7° (its Rodrigues vector's first component), in the file itself.
+    let file = match.appendingPathComponent("calibration/calibration.toml")
+    var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+    let section = try XCTUnwrap(lines.firstIndex(of: "[cam2]"))
+    let at = try XCTUnwrap(lines[section...].firstIndex { $0.hasPrefix("rotation = [ ") })
+    var values = lines[at].dropFirst("rotation = [ ".count).split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    XCTAssertEqual(values.count, 3)
+    values[0] += 0.012
+    lines[at] = "rotation = [ \(values.map { String($0) }.joined(separator: ", ")),]"
+    try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+
+    func median(_ out: URL, camera: String) throws -> Double {
+      let report = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as! [String: Any]
+      let cameras = report["cameras"] as! [[String: Any]]
+      let figures = try XCTUnwrap(cameras.first { $0["name"] as? String == camera }?["allViewsReprojectionPx"] as? [String: Any])
+      return try XCTUnwrap(figures["median"] as? Double)
+    }
+    let corrected = folder.appendingPathComponent("corrected"), kept = folder.appendingPathComponent("kept")
+    let run = try runMatchScene(["reconstruct", match.path, "-o", corrected.path, "--no-scene", "--no-analysis"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    XCTAssertTrue(run.stderr.contains("cam2") && run.stderr.contains("corrected from the match for this run"), run.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: corrected.appendingPathComponent("calibration-refined.toml").path))
+    let keep = try runMatchScene(["reconstruct", match.path, "-o", kept.path, "--no-scene", "--no-analysis", "--keep-calibration"])
+    XCTAssertEqual(keep.status, 0, keep.stderr)
+    XCTAssertTrue(keep.stderr.contains("--refine-calibration corrects its pose"), keep.stderr)
+    let after = try median(corrected, camera: "cam2"), before = try median(kept, camera: "cam2")
+    print("cam2 all-views median: kept \(before) px, corrected \(after) px")
+    XCTAssertLessThan(after, 3, "near the simulator's 1.5 px noise")
+    XCTAssertGreaterThan(before, 2.5 * after, "as given: 4.4 px against 1.3 px")
+  }
+}

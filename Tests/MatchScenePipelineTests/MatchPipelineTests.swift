@@ -129,10 +129,11 @@ final class CalibrationPipelineTests: XCTestCase {
     let rotationError = (camera.camFromWorld.rotation * truth.camFromWorld.rotation.transposed).rodriguesVector
     XCTAssertLessThan(length(rotationError) * 180 / .pi, 0.05, "rotation back within 0.05°")
     XCTAssertLessThan(length(camera.worldFromCam.translation - truth.worldFromCam.translation), 0.005, "position back within 5 mm")
-    // The others did not move (beyond the calibration file's round trip).
+    // Every camera is refined, the trusted ones holding the world frame (`holdWorldFrame`): they moved by
+    // no more than the estimate's own spread (measured: ≤ 0.015°, ≤ 0.8 mm).
     for (a, b) in zip(refined.cameras, simulated.match.cameras) where a.name != truth.name {
-      XCTAssertLessThan(length((a.camFromWorld.rotation * b.camFromWorld.rotation.transposed).rodriguesVector), 1e-9, a.name)
-      XCTAssertLessThan(length(a.camFromWorld.translation - b.camFromWorld.translation), 1e-9, a.name)
+      XCTAssertLessThan(length((a.camFromWorld.rotation * b.camFromWorld.rotation.transposed).rodriguesVector) * 180 / .pi, 0.05, a.name)
+      XCTAssertLessThan(length(a.center - b.center), 0.005, a.name)
     }
     let out = try makeTemporaryFolder().appendingPathComponent("out")
     try refined.write(to: out)
