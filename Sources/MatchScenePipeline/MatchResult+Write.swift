@@ -76,8 +76,9 @@ extension MatchResult {
         try AtomicFile.write(try encoder.encode(report), to: staging.appendingPathComponent("report.json"))
         written.append(("report.json", nil))
       }
-      if calibrationRefinement != nil, !calibrationCorrectedInternally {
-        // The corrected calibration, to use as --calibration next time.
+      if calibrationRefinement != nil {
+        // The cameras the outputs were reconstructed with (corrected by default or by
+        // --refine-calibration): `overlay` draws with them, and --calibration takes them next time.
         try CalibrationTOML.write(cameras, to: staging.appendingPathComponent("calibration-refined.toml"))
         written.append(("calibration-refined.toml", nil))
       }

@@ -36,7 +36,7 @@ public struct MatchResult: Sendable {
   /// refined ones).
   public var calibrationRefinement: CalibrationRefinementResult?
   /// The refinement was made for this run only, because a camera disagreed
-  /// (`PipelineOptions.correctDisagreeingCameras`), not asked for: `calibration-refined.toml` is not written.
+  /// (`PipelineOptions.correctDisagreeingCameras`), not asked for; `calibration-refined.toml` is written either way.
   public var calibrationCorrectedInternally = false
   /// Quality figures; nil when no frame was processed.
   public var report: ReconstructionReport?

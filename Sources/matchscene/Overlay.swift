@@ -20,7 +20,8 @@ struct Overlay: ParsableCommand {
       With --video cam01.mp4 it draws the same on the camera's own video instead and writes \
       <output>/<camera>.mp4 (H.264, the video's frame rate; needs ffmpeg: apt-get install -y ffmpeg). \
       Video frame k is camera frame k, so match frame k − offset (match.toml [frame_offsets]); the \
-      camera is --camera, or the one the file is named after.
+      camera is --camera, or the one the file is named after. When the tracks' folder holds \
+      calibration-refined.toml (the run corrected a camera), it draws with those cameras.
       """)
 
   @OptionGroup var input: MatchInputOptions
@@ -44,9 +45,17 @@ struct Overlay: ParsableCommand {
   var video: String?
 
   func run() throws {
+    let tracksURL = Evaluate.tracksFile(tracks ?? URL(fileURLWithPath: input.match).appendingPathComponent("out").path)
+    // Draw with the cameras the reconstruction used: a run that corrected a camera wrote them beside
+    // tracks.csv (calibration-refined.toml); --calibration still chooses.
+    var input = self.input
+    let corrected = tracksURL.deletingLastPathComponent().appendingPathComponent("calibration-refined.toml")
+    if input.calibration == nil, FileManager.default.fileExists(atPath: corrected.path) {
+      input.calibration = corrected.path
+      Console.error("note: \(corrected.path): drawing with the cameras the reconstruction corrected (--calibration to choose)")
+    }
     let loaded = try input.load()
     let match = loaded.match
-    let tracksURL = Evaluate.tracksFile(tracks ?? URL(fileURLWithPath: input.match).appendingPathComponent("out").path)
     guard FileManager.default.fileExists(atPath: tracksURL.path) else {
       throw CommandFailure("\(tracksURL.path): no such file; run `matchscene reconstruct` first or pass --tracks")
     }

@@ -73,7 +73,8 @@ final class ViewSelectionCLITests: XCTestCase {
 }
 
 /// A camera knocked out of place, end to end: by default its pose is corrected for the run (named in a
-/// warning that says so; no `calibration-refined.toml`); `--keep-calibration` uses the file as given.
+/// warning that says so; the corrected cameras in `calibration-refined.toml`, which `overlay` then draws
+/// with); `--keep-calibration` uses the file as given and writes none.
 final class KeepCalibrationCLITests: XCTestCase {
   func testAKnockedCameraIsCorrectedUnlessKept() throws {
     let match = try makeTemporaryFolder().appendingPathComponent("match")
@@ -101,9 +102,16 @@ final class KeepCalibrationCLITests: XCTestCase {
     let run = try runMatchScene(["reconstruct", match.path, "-o", corrected.path, "--no-scene", "--no-analysis"])
     XCTAssertEqual(run.status, 0, run.stderr)
     XCTAssertTrue(run.stderr.contains("cam2") && run.stderr.contains("corrected from the match for this run"), run.stderr)
-    XCTAssertFalse(FileManager.default.fileExists(atPath: corrected.appendingPathComponent("calibration-refined.toml").path))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: corrected.appendingPathComponent("calibration-refined.toml").path))
     let keep = try runMatchScene(["reconstruct", match.path, "-o", kept.path, "--no-scene", "--no-analysis", "--keep-calibration"])
     XCTAssertEqual(keep.status, 0, keep.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: kept.appendingPathComponent("calibration-refined.toml").path))
+    // The overlay of the corrected run draws with the corrected cameras, and says so.
+    let overlay = try runMatchScene([
+      "overlay", match.path, "--tracks", corrected.path, "--camera", "cam2", "--frames", "30-30", "-o", folder.appendingPathComponent("overlay").path,
+    ])
+    XCTAssertEqual(overlay.status, 0, overlay.stderr)
+    XCTAssertTrue(overlay.stderr.contains("calibration-refined.toml"), overlay.stderr)
     XCTAssertTrue(keep.stderr.contains("--refine-calibration corrects its pose"), keep.stderr)
     let after = try median(corrected, camera: "cam2"), before = try median(kept, camera: "cam2")
     print("cam2 all-views median: kept \(before) px, corrected \(after) px")

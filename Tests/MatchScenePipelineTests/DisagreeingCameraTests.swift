@@ -62,10 +62,11 @@ final class DisagreeingCameraTests: XCTestCase {
       XCTAssertLessThan(length(a.center - b.center), 0.005, a.name)
     }
 
-    // The correction is the run's: no calibration-refined.toml unless asked for.
+    // The cameras the outputs were reconstructed with are written beside them (overlay draws with them).
     let out = try makeTemporaryFolder().appendingPathComponent("out")
     try corrected.write(to: out)
-    XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("calibration-refined.toml").path))
+    let written = try CalibrationTOML.read(from: out.appendingPathComponent("calibration-refined.toml"))
+    XCTAssertEqual(written.map(\.name), corrected.cameras.map(\.name))
     XCTAssertTrue(try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8).contains("refinedMedianPx"))
   }
 }
