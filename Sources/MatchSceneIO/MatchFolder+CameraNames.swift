@@ -9,6 +9,14 @@ import MatchSceneCore
 /// punctuation and the leading zeros of its numbers when exactly one calibrated name matches so, with
 /// a note saying so.
 extension MatchFolder {
+  /// The name in `names` that `name` stands for: itself, else the only one equal to it but for case,
+  /// punctuation and leading zeros (`cam03` for `cam_03`); nil when none or several match so.
+  public static func cameraName(_ name: String, among names: [String]) -> String? {
+    if names.contains(name) { return name }
+    let matches = names.filter { CameraNames.looseKey($0) == CameraNames.looseKey(name) }
+    return matches.count == 1 ? matches[0] : nil
+  }
+
   /// Detection camera names resolved to calibrated ones, with a note the first time a name is matched loosely.
   struct CameraNames {
     let calibrated: [String]

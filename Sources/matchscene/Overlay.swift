@@ -64,7 +64,7 @@ struct Overlay: ParsableCommand {
 
     let known = match.cameras.filter { match.detections[$0.name] != nil }
     let chosen = try cameras.isEmpty ? known : cameras.map { name in
-      guard let camera = known.first(where: { $0.name == name }) else {
+      guard let found = MatchFolder.cameraName(name, among: known.map(\.name)), let camera = known.first(where: { $0.name == found }) else {
         throw CommandFailure("--camera \(name): no such camera with detections (known: \(known.map(\.name).joined(separator: ", ")))")
       }
       return camera

@@ -106,9 +106,10 @@ final class KeepCalibrationCLITests: XCTestCase {
     let keep = try runMatchScene(["reconstruct", match.path, "-o", kept.path, "--no-scene", "--no-analysis", "--keep-calibration"])
     XCTAssertEqual(keep.status, 0, keep.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: kept.appendingPathComponent("calibration-refined.toml").path))
-    // The overlay of the corrected run draws with the corrected cameras, and says so.
+    // The overlay of the corrected run draws with the corrected cameras, and says so; a camera may be
+    // named as loosely as its detection folder may (Cam02 for cam2).
     let overlay = try runMatchScene([
-      "overlay", match.path, "--tracks", corrected.path, "--camera", "cam2", "--frames", "30-30", "-o", folder.appendingPathComponent("overlay").path,
+      "overlay", match.path, "--tracks", corrected.path, "--camera", "Cam02", "--frames", "30-30", "-o", folder.appendingPathComponent("overlay").path,
     ])
     XCTAssertEqual(overlay.status, 0, overlay.stderr)
     XCTAssertTrue(overlay.stderr.contains("calibration-refined.toml"), overlay.stderr)
