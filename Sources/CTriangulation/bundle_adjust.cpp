@@ -112,6 +112,22 @@ struct Problem {
   double scaleDistance = 0;
   int reducedSize = 0;
 
+  /// Whether every camera's pose and focal and every point are finite: a step can overflow a camera or
+  /// point that no usable observation sees, where the cost would not notice (found by fuzzing).
+  bool finite() const {
+    for (const CameraState &c : cameras) {
+      const CameraModel &m = c.model;
+      if (!std::isfinite(m.fx) || !std::isfinite(m.fy) || !std::isfinite(m.skew) || !m.camFromWorld_R.allFinite() ||
+          !m.camFromWorld_t.allFinite() || !c.center.allFinite()) {
+        return false;
+      }
+    }
+    for (const Eigen::Vector3d &p : points) {
+      if (!p.allFinite()) return false;
+    }
+    return true;
+  }
+
   /// Robust cost Σ wᵢ ρ(sᵢ); infinite when a point falls behind a camera that sees it.
   double cost() const {
     double total = 0;
@@ -562,7 +578,7 @@ mstri_status bundleAdjust(const double *cameras, size_t m, const uint8_t *fixedC
       applyStep(pb, stepCamera, stepPoint);
       const double newCost = pb.cost();
       const double rho = predicted > 0 ? (cost - newCost) / predicted : -1;
-      if (std::isfinite(newCost) && newCost < cost && rho > 0) {
+      if (std::isfinite(newCost) && newCost < cost && rho > 0 && pb.finite()) {
         const double refinedCost = refinePointsAlone(pb, 5);
         converged = cost - refinedCost <= opts.function_tolerance * cost ||
                     (pb.reducedSize > 0 && cameraStep <= opts.step_tolerance);
@@ -583,6 +599,9 @@ mstri_status bundleAdjust(const double *cameras, size_t m, const uint8_t *fixedC
       converged = true;
     }
   }
+  // The header promises finite outputs: a state that is not (points refined alone can overflow too)
+  // is a degenerate problem, and the caller gets its inputs back.
+  if (!pb.finite()) return MSTRI_DEGENERATE;
   summary.iterations = iteration;
   summary.converged = converged ? 1 : 0;
   summary.final_cost = cost;
