@@ -144,10 +144,10 @@ public struct MatchPipeline: Sendable {
   }
 
   /// Checks each camera against the others on the reconstructed people, warning by name; with
-  /// `refineCalibration`, or `correctDisagreeingCameras` when a camera disagrees, refines the cameras
-  /// that disagree (the others fixed: they keep the world frame and its scale; with fewer than two
-  /// trusted cameras, the automatic gauge and then the similarity back onto the trusted cameras' given
-  /// poses, `CalibrationRefinementOptions.holdWorldFrame`) and reconstructs again with them.
+  /// `refineCalibration`, or `correctDisagreeingCameras` when a camera disagrees, refines every camera
+  /// (robust bundle adjustment), puts the result back onto the given world frame by a similarity over
+  /// the trusted cameras, or over the scene when none is named (`CalibrationRefinementOptions.holdWorldFrame`,
+  /// Horn 1987), and reconstructs again with them.
   func calibrate(
     options: PipelineOptions, _ match: inout Match, _ reconstructed: inout ReconstructionResult, frames range: ClosedRange<Int>, folder: URL,
     diagnostics: inout DiagnosticLog, clock: inout StageClock, progress: Progress?
@@ -159,7 +159,7 @@ public struct MatchPipeline: Sendable {
     for warning in check.warnings {
       let advice =
         options.refineCalibration ? ""
-        : correcting ? "; its pose was corrected from the match for this run (--refine-calibration writes the corrected calibration)"
+        : correcting ? "; its pose was corrected from the match for this run (the cameras used are written as calibration-refined.toml; --keep-calibration uses the file as given)"
         : "; --refine-calibration corrects its pose from the match"
       diagnostics.append(Diagnostic(.warning, InputError(
         file: options.calibrationLabel(folder), location: .key(warning.name), warning.message + advice)))
