@@ -18,13 +18,18 @@ struct CalibrationEvidence {
   var maxPoses = 1500
   /// A joint is used when at least this many cameras saw it.
   var minViews = 2
+  /// Largest distance between a ball candidate and the projected ball, pixels.
+  var ballGatePx = 60.0
 
-  func sample(match: Match, motion: MotionModel) -> (points: [SIMD3<Double>], observations: [CalibrationObservation]) {
-    var sample: (points: [SIMD3<Double>], observations: [CalibrationObservation]) = ([], [])
+  /// Calls `body` with the frame and the measured joints (nil where not measured) of up to `maxPoses`
+  /// people-frames of `motion`, spread evenly over the match; people-frames with no measured joint are
+  /// skipped.
+  static func forEachSampledPose(
+    _ motion: MotionModel, maxPoses: Int, _ body: (_ frame: Int, _ joints: [SIMD3<Double>?]) -> Void
+  ) {
     let people = motion.personTracks
-    guard let frames = motion.frames, !people.isEmpty else { return sample }
-    let total = frames.count * people.count
-    let stride = max(1, total / maxPoses)
+    guard let frames = motion.frames, !people.isEmpty else { return }
+    let stride = max(1, frames.count * people.count / maxPoses)
     var k = 0
     for frame in frames {
       for t in people {
@@ -35,27 +40,79 @@ struct CalibrationEvidence {
           let s = track[joint: j, frame: frame]
           return s.state == .measured ? s.position : nil
         }
-        guard joints.contains(where: { $0 != nil }) else { continue }
-        var seen: [[(camera: Int, keypoint: Keypoint2D)]] = Array(repeating: [], count: joints.count)
-        for (c, camera) in match.cameras.enumerated() {
-          let detections = match.people(camera: camera.name, frame: frame)
-          guard !detections.isEmpty else { continue }
-          let projected = joints.map { $0.flatMap { camera.project($0) } }
-          guard let best = Self.nearestDetection(detections, projected: projected, minConfidence: minConfidence, gatePx: gatePx)
-          else { continue }
-          for (j, k) in detections[best].keypoints.enumerated() where j < joints.count {
-            if joints[j] != nil, k.isDetected, k.confidence >= minConfidence { seen[j].append((c, k)) }
+        if joints.contains(where: { $0 != nil }) { body(frame, joints) }
+      }
+    }
+  }
+
+  func sample(match: Match, motion: MotionModel) -> (
+    points: [SIMD3<Double>], observations: [CalibrationObservation]
+  ) {
+    var sample: (points: [SIMD3<Double>], observations: [CalibrationObservation]) = ([], [])
+    Self.forEachSampledPose(motion, maxPoses: maxPoses) { frame, joints in
+      var seen: [[(camera: Int, keypoint: Keypoint2D)]] = Array(repeating: [], count: joints.count)
+      for (c, camera) in match.cameras.enumerated() {
+        let detections = match.people(camera: camera.name, frame: frame)
+        guard !detections.isEmpty else { continue }
+        let projected = joints.map { $0.flatMap { camera.project($0) } }
+        guard
+          let best = Self.nearestDetection(
+            detections, projected: projected, minConfidence: minConfidence, gatePx: gatePx)
+        else { continue }
+        for (j, k) in detections[best].keypoints.enumerated() where j < joints.count {
+          if joints[j] != nil, k.isDetected, k.confidence >= minConfidence {
+            seen[j].append((c, k))
           }
-        }
-        for (j, position) in joints.enumerated() {
-          guard let position, seen[j].count >= minViews else { continue }
-          for (c, k) in seen[j] {
-            sample.observations.append(
-              CalibrationObservation(camera: c, point: sample.points.count, pixel: SIMD2(k.x, k.y), weight: k.confidence))
-          }
-          sample.points.append(position)
         }
       }
+      for (j, position) in joints.enumerated() {
+        guard let position, seen[j].count >= minViews else { continue }
+        for (c, k) in seen[j] {
+          sample.observations.append(
+            CalibrationObservation(
+              camera: c, point: sample.points.count, pixel: SIMD2(k.x, k.y), weight: k.confidence))
+        }
+        sample.points.append(position)
+      }
+    }
+    return sample
+  }
+
+  /// `sample` plus the ball: every frame where the reconstruction measured it, each camera's ball
+  /// candidate nearest its projection within `ballGatePx`, when at least `minViews` cameras have one.
+  /// The ball crosses the whole volume between the players, at depths the people never reach, so it
+  /// separates a camera's focal length from its distance to the scene (both scale a small scene's
+  /// image alike), and a ball detector has no per-joint offset of its own.
+  func sampleWithBall(match: Match, motion: MotionModel) -> (
+    points: [SIMD3<Double>], observations: [CalibrationObservation]
+  ) {
+    var sample = sample(match: match, motion: motion)
+    guard let b = motion.ballTrack, let frames = motion.frames else { return sample }
+    let track = motion.tracks[b]
+    for frame in frames {
+      let s = track[joint: 0, frame: frame]
+      guard s.state == .measured else { continue }
+      var seen: [CalibrationObservation] = []
+      for (c, camera) in match.cameras.enumerated() {
+        guard let p = camera.project(s.position) else { continue }
+        let nearest = match.balls(camera: camera.name, frame: frame)
+          .filter { $0.confidence >= minConfidence && $0.x.isFinite && $0.y.isFinite }
+          .map {
+            (
+              d: $0,
+              distance: ((SIMD2($0.x, $0.y) - p) * (SIMD2($0.x, $0.y) - p)).sum().squareRoot()
+            )
+          }
+          .min { $0.distance < $1.distance }
+        guard let nearest, nearest.distance < ballGatePx else { continue }
+        seen.append(
+          CalibrationObservation(
+            camera: c, point: sample.points.count, pixel: SIMD2(nearest.d.x, nearest.d.y),
+            weight: nearest.d.confidence))
+      }
+      guard seen.count >= minViews else { continue }
+      sample.observations += seen
+      sample.points.append(s.position)
     }
     return sample
   }
@@ -63,7 +120,8 @@ struct CalibrationEvidence {
   /// The detection whose keypoints lie nearest `projected` (median pixel distance over at least three
   /// keypoints at or above `minConfidence`), when that median is below `gatePx`; nil otherwise.
   static func nearestDetection(
-    _ detections: [PersonDetection2D], projected: [SIMD2<Double>?], minConfidence: Double, gatePx: Double
+    _ detections: [PersonDetection2D], projected: [SIMD2<Double>?], minConfidence: Double,
+    gatePx: Double
   ) -> Int? {
     var best: (index: Int, median: Double)?
     for (d, detection) in detections.enumerated() {

@@ -46,6 +46,10 @@ public struct PipelineOptions: Sendable {
   /// the steadiest camera decide alone (Pose2Sim demo, cam_01/02/03/04: 3.1 / 7.9 / 12.4 / 9.3 px over all
   /// views with noise weights, 5.4 / 6.7 / 8.0 / 6.3 px equal).
   public var equalWeightsAfterRefinement = true
+  /// Estimate each camera's systematic offset per joint from the match (`DetectorBias`) and, when it is
+  /// significant, remove it from the detections and reconstruct again (`reconstruct --keep-detector-bias`
+  /// turns it off).
+  public var removeDetectorBias = true
   /// Also refine focal lengths (with `refineCalibration`).
   public var refineFocal = false
   /// Bone lengths as a weighted term that keeps each joint within its reprojection tolerance

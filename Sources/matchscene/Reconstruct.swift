@@ -63,8 +63,11 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "Use the calibration as given even when a camera disagrees with the others (by default its pose is corrected from the match for the run; --refine-calibration also writes the correction).")
   var keepCalibration = false
 
-  @Flag(help: "With --refine-calibration, refine focal lengths too.")
+  @Flag(help: "With --refine-calibration, refine focal lengths too (without it they are refined when the data supports it).")
   var refineFocal = false
+
+  @Flag(help: "Keep the detections as given: do not estimate and remove each camera's systematic offset per joint (by default removed when significant).")
+  var keepDetectorBias = false
 
   @Flag(
     help: "Do not estimate the cameras' time offsets from the detections (by default estimated when match.toml has no [frame_offsets], and used when a camera is clearly off).")
@@ -132,6 +135,7 @@ struct Reconstruct: ParsableCommand {
     options.analysisOptions.smoothing.maxGap = maxGap
     options.refineCalibration = refineCalibration || refineFocal
     options.refineFocal = refineFocal
+    options.removeDetectorBias = !keepDetectorBias
     options.correctDisagreeingCameras = !keepCalibration
     options.estimateSync = !noEstimateSync
     options.viewGateSigmas = viewGate
