@@ -73,7 +73,7 @@ final class DetectorBiasTests: XCTestCase {
   /// keypoints: the offsets are found and named in a note, and removing them lowers the players' error;
   /// the default simulator (no bias) is left as it is.
   func testASimulatedDetectorBiasIsRemoved() throws {
-    var config = SimulationConfig(seed: 3, duration: 12)
+    var config = SimulationConfig(seed: 3, duration: 8)
     config.noise.jointBiasPx = 2
     config.noise.occlusionDropRate = 0.6
     let simulated = try MatchSimulator.simulate(config, sport: try SportSpec.builtIn("table-tennis"))
