@@ -13,8 +13,9 @@ extension IdentityTracker {
   /// them up now and then. `globalChains` cannot join those: their time spans overlap.
   ///
   /// Two chains are one person when they are never seen in the same frame (two people on the scene
-  /// are, nearly all the time), their body proportions agree within `maxLimbDifference` (median over
-  /// the limbs both know, from each chain's longest tracklet), and at the hand-overs between them (all
+  /// are, nearly all the time), their body proportions agree within `maxLimbDifference` or the
+  /// chains' own limb scatter when larger (`limbTolerance`; median over the limbs both know, from each
+  /// chain's longest tracklet), and at the hand-overs between them (all
   /// but one in ten) the person could have moved from one sighting to the next across the ground
   /// (`trackGateSlack` plus `maxPersonSpeed` for the first half second, `walkingSpeed` after). Heights
   /// are left out: the centre of a partly seen person (a torso joint or two) can sit half a metre lower
@@ -36,10 +37,15 @@ extension IdentityTracker {
       let longest = tracks.filter { (root[$0.id] ?? $0.id) == chain }.max { $0.frames < $1.frames }
       return longest?.limbs ?? []
     }
+    func spread(_ chain: Int) -> Double {
+      let longest = tracks.filter { (root[$0.id] ?? $0.id) == chain }.max { $0.frames < $1.frames }
+      return longest.map(Self.limbSpread) ?? 0
+    }
     while true {
       let byChain = members()
       let ids = byChain.keys.sorted()
       let signatures = Dictionary(uniqueKeysWithValues: ids.map { ($0, signature($0)) })
+      let spreads = Dictionary(uniqueKeysWithValues: ids.map { ($0, spread($0)) })
       var best: (size: Int, a: Int, b: Int)?
       for (i, a) in ids.enumerated() {
         for b in ids[(i + 1)...] {
@@ -48,7 +54,7 @@ extension IdentityTracker {
           let (small, large) = fa.count <= fb.count ? (fa, fb) : (fb, fa)
           guard !small.keys.contains(where: { large[$0] != nil }) else { continue }
           let (difference, shared) = Self.limbDifference(signatures[a]!, signatures[b]!)
-          guard shared >= 4, difference <= options.maxLimbDifference else { continue }
+          guard shared >= 4, difference <= limbTolerance(spreads[a]!, spreads[b]!) else { continue }
           guard handOversAreReachable(fa, fb, up: up) else { continue }
           best = (fa.count + fb.count, a, b)
         }
@@ -56,6 +62,32 @@ extension IdentityTracker {
       guard let best else { return root }
       for (tracklet, r) in root where r == best.b { root[tracklet] = best.a }
     }
+  }
+
+  /// How far two chains' body proportions may differ and still be one person: `maxLimbDifference`, or
+  /// the per-frame spread of the two chains' limb lengths combined (root sum of squares) when larger.
+  /// A person seen by two cameras on a badly calibrated rig measures limbs that scatter by centimetres
+  /// from frame to frame and shift with where he stands (a camera's calibration error biases them
+  /// differently across the hall): on the hard preset a bystander's two tracklets, one per side of his
+  /// walk, differed by 1.6 cm and stayed two ids. A difference within the measurements' own scatter is
+  /// no evidence of two bodies; well-seen people keep the tight tolerance.
+  func limbTolerance(_ a: Double, _ b: Double) -> Double {
+    max(options.maxLimbDifference, (a * a + b * b).squareRoot())
+  }
+
+  /// The per-frame spread of a tracklet's limb lengths: per limb with at least 10 recent samples, the
+  /// median absolute deviation from their median scaled to a standard deviation (× 1.4826); the median
+  /// over limbs. 0 with no such limb.
+  static func limbSpread(_ track: Track) -> Double {
+    func median(_ v: [Double]) -> Double {
+      let s = v.sorted()
+      return s.count % 2 == 1 ? s[s.count / 2] : 0.5 * (s[s.count / 2 - 1] + s[s.count / 2])
+    }
+    let spreads = track.limbSamples.filter { $0.count >= 10 }.map { samples in
+      let m = median(samples)
+      return 1.4826 * median(samples.map { abs($0 - m) })
+    }
+    return spreads.isEmpty ? 0 : median(spreads)
   }
 
   /// Whether the switches between the two chains' sightings, in time order, are distances the person

@@ -54,3 +54,52 @@ final class HandOverTests: XCTestCase {
     XCTAssertNotEqual(joined[0], joined[1])
   }
 }
+
+/// Two chains' proportions are compared within their own measurement scatter (`limbTolerance`).
+final class LimbToleranceTests: XCTestCase {
+  let fps = 60.0
+
+  /// Tracklets 0 (frames 0–99, 200–299) and 1 (100–199) of one person walking, hand-overs in reach,
+  /// never seen together. Their limbs scatter by `scatter` per frame around medians 1.6 cm apart.
+  func joined(scatter: Double) -> Bool {
+    var state: UInt64 = 5
+    func noise() -> Double {
+      state = state &* 6364136223846793005 &+ 1442695040888963407
+      return scatter * 2 * (Double(state >> 11) / Double(1 << 53) - 0.5) * 1.7
+    }
+    func track(_ id: Int, _ first: Int, _ last: Int, offset: Double) -> IdentityTracker.Track {
+      let samples = (0..<12).map { _ in (0..<60).map { _ in 0.4 + offset + noise() } }
+      var t = IdentityTracker.Track(
+        id: id, lastFrame: last, lastCentre: SIMD3(0, -4, 1), velocity: .zero, frames: 100, firstFrame: first,
+        firstCentre: SIMD3(0, -4, 1), limbSamples: samples)
+      t.updateLimbs()
+      return t
+    }
+    var tracker = IdentityTracker(fps: fps, options: ReconstructionOptions())
+    tracker.setTracks([track(0, 0, 299, offset: 0), track(1, 100, 199, offset: 0.016)])
+    let sightings = (0..<300).map { f in
+      IdentityTracker.Sighting(
+        frame: f, tracklet: (100..<200).contains(f) ? 1 : 0, centre: SIMD3(-3 + Double(f) / fps, -4, 1))
+    }
+    let chains = tracker.mergedInterleaved([0: 0, 1: 1], sightings: sightings, up: SIMD3(0, 0, 1))
+    return chains[0] == chains[1]
+  }
+
+  /// A person seen by two cameras on a badly calibrated rig (limbs scatter ±3 cm): one person.
+  func testProportionsDifferingWithinTheirScatterAreOnePerson() { XCTAssertTrue(joined(scatter: 0.03)) }
+
+  /// Well-seen people (±2 mm) whose proportions differ by 1.6 cm: two people.
+  func testWellMeasuredProportionsThatDifferAreTwoPeople() { XCTAssertFalse(joined(scatter: 0.002)) }
+
+  /// The spread is the limbs' per-frame standard deviation: uniform noise of half-width w has
+  /// standard deviation w / √3, the median absolute deviation w / 2 (× 1.4826 = 0.74 w).
+  func testLimbSpreadOfUniformNoise() {
+    let samples: [[Double]] = (0..<12).map { (k: Int) -> [Double] in
+      (0..<61).map { (i: Int) -> Double in 0.4 + 0.03 * (Double(i) / 30 - 1) + 0.0001 * Double(k) }
+    }
+    let track = IdentityTracker.Track(
+      id: 0, lastFrame: 0, lastCentre: .zero, velocity: .zero, frames: 61, firstFrame: 0, firstCentre: .zero,
+      limbSamples: samples)
+    XCTAssertEqual(IdentityTracker.limbSpread(track), 1.4826 * 0.015, accuracy: 1e-4)
+  }
+}
