@@ -14,8 +14,8 @@ extension IdentityTracker {
   ///
   /// Two chains are one person when they are never seen in the same frame (two people on the scene
   /// are, nearly all the time), their body proportions agree within `maxLimbDifference` or the
-  /// chains' own limb scatter when larger (`limbTolerance`; median over the limbs both know, from each
-  /// chain's longest tracklet), and at the hand-overs between them (all
+  /// chains' own limb scatter when larger (`proportionsAgree`, `limbTolerance`: median over the limbs
+  /// both know, for some pair of the chains' tracklets), and at the hand-overs between them (all
   /// but one in ten) the person could have moved from one sighting to the next across the ground
   /// (`trackGateSlack` plus `maxPersonSpeed` for the first half second, `walkingSpeed` after). Heights
   /// are left out: the centre of a partly seen person (a torso joint or two) can sit half a metre lower
@@ -33,19 +33,16 @@ extension IdentityTracker {
       for s in sightings { out[root[s.tracklet] ?? s.tracklet, default: [:]][s.frame] = s.centre }
       return out
     }
-    func signature(_ chain: Int) -> [Double?] {
-      let longest = tracks.filter { (root[$0.id] ?? $0.id) == chain }.max { $0.frames < $1.frames }
-      return longest?.limbs ?? []
-    }
-    func spread(_ chain: Int) -> Double {
-      let longest = tracks.filter { (root[$0.id] ?? $0.id) == chain }.max { $0.frames < $1.frames }
-      return longest.map(Self.limbSpread) ?? 0
+    func signatureTracklets(_ chain: Int) -> [(limbs: [Double?], spread: Double)] {
+      let all = tracks.filter { (root[$0.id] ?? $0.id) == chain }
+      let known = all.filter { $0.frames >= 30 }
+      let chosen = known.isEmpty ? Array(all.max { $0.frames < $1.frames }.map { [$0] } ?? []) : known
+      return chosen.map { ($0.limbs, Self.limbSpread($0)) }
     }
     while true {
       let byChain = members()
       let ids = byChain.keys.sorted()
-      let signatures = Dictionary(uniqueKeysWithValues: ids.map { ($0, signature($0)) })
-      let spreads = Dictionary(uniqueKeysWithValues: ids.map { ($0, spread($0)) })
+      let members = Dictionary(uniqueKeysWithValues: ids.map { ($0, signatureTracklets($0)) })
       var best: (size: Int, a: Int, b: Int)?
       for (i, a) in ids.enumerated() {
         for b in ids[(i + 1)...] {
@@ -53,14 +50,28 @@ extension IdentityTracker {
           guard fa.count + fb.count > (best?.size ?? 0) else { continue }
           let (small, large) = fa.count <= fb.count ? (fa, fb) : (fb, fa)
           guard !small.keys.contains(where: { large[$0] != nil }) else { continue }
-          let (difference, shared) = Self.limbDifference(signatures[a]!, signatures[b]!)
-          guard shared >= 4, difference <= limbTolerance(spreads[a]!, spreads[b]!) else { continue }
+          guard proportionsAgree(members[a]!, members[b]!) else { continue }
           guard handOversAreReachable(fa, fb, up: up) else { continue }
           best = (fa.count + fb.count, a, b)
         }
       }
       guard let best else { return root }
       for (tracklet, r) in root where r == best.b { root[tracklet] = best.a }
+    }
+  }
+
+  /// Whether two chains' body proportions agree: some tracklet of one (seen at least 30 times, else
+  /// its longest) and some of the other agree on at least 4 limbs within `limbTolerance`. Any pair,
+  /// not the longest of each: on a miscalibrated rig a person seen by two cameras measures his limbs
+  /// differently on either side of the hall (shoulder width 0.36 m on one side of a bystander's walk,
+  /// 0.43 m on the other, hard preset), so his tracklets on the same side agree (within 3 mm there)
+  /// where his longest tracklets, on opposite sides, did not.
+  func proportionsAgree(_ a: [(limbs: [Double?], spread: Double)], _ b: [(limbs: [Double?], spread: Double)]) -> Bool {
+    a.contains { x in
+      b.contains { y in
+        let (difference, shared) = Self.limbDifference(x.limbs, y.limbs)
+        return shared >= 4 && difference <= limbTolerance(x.spread, y.spread)
+      }
     }
   }
 

@@ -91,6 +91,31 @@ final class LimbToleranceTests: XCTestCase {
   /// Well-seen people (±2 mm) whose proportions differ by 1.6 cm: two people.
   func testWellMeasuredProportionsThatDifferAreTwoPeople() { XCTAssertFalse(joined(scatter: 0.002)) }
 
+  /// A bystander on a miscalibrated rig: his limbs measure 4 cm longer on one side of the hall than on
+  /// the other. Chain A holds a long tracklet from the near side and a short one from the far side;
+  /// chain B one from the far side. Their longest tracklets differ by 4 cm, the far-side ones agree
+  /// within 2 mm: one person. A chain whose tracklets all differ by 4 cm stays apart.
+  func testProportionsAgreeWhereMeasuredAlike() {
+    func track(_ id: Int, _ first: Int, _ last: Int, limb: Double) -> IdentityTracker.Track {
+      var t = IdentityTracker.Track(
+        id: id, lastFrame: last, lastCentre: SIMD3(0, -4, 1), velocity: .zero, frames: last - first + 1, firstFrame: first,
+        firstCentre: SIMD3(0, -4, 1), limbSamples: (0..<12).map { _ in [Double](repeating: limb, count: 40) })
+      t.updateLimbs()
+      return t
+    }
+    func joined(far: Double) -> Bool {
+      var tracker = IdentityTracker(fps: fps, options: ReconstructionOptions())
+      tracker.setTracks([track(0, 0, 199, limb: 0.40), track(1, 200, 299, limb: far), track(2, 300, 359, limb: 0.44)])
+      let sightings = (0..<360).map { f in
+        IdentityTracker.Sighting(frame: f, tracklet: f < 200 ? 0 : f < 300 ? 1 : 2, centre: SIMD3(-3 + Double(f) / fps, -4, 1))
+      }
+      let chains = tracker.mergedInterleaved([0: 0, 1: 1, 2: 0], sightings: sightings, up: SIMD3(0, 0, 1))
+      return chains[1] == chains[0]
+    }
+    XCTAssertTrue(joined(far: 0.442))
+    XCTAssertFalse(joined(far: 0.48))
+  }
+
   /// The spread is the limbs' per-frame standard deviation: uniform noise of half-width w has
   /// standard deviation w / √3, the median absolute deviation w / 2 (× 1.4826 = 0.74 w).
   func testLimbSpreadOfUniformNoise() {
