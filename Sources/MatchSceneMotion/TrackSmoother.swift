@@ -17,7 +17,11 @@ public struct SmoothingOptions: Sendable, Equatable {
   /// Butterworth zero-phase order (even).
   public var order = 4
   /// Butterworth cutoff, Hz. Sport-dependent: 6–10 Hz suits whole-body motion; strokes want more.
+  /// With `cutoffFromResiduals`, the highest cutoff the residual analysis may choose.
   public var cutoff: Double = 10
+  /// Butterworth: choose each joint's cutoff from its own data by residual analysis
+  /// (`ResidualCutoff`), at most `cutoff`; false filters every joint at `cutoff` exactly.
+  public var cutoffFromResiduals = true
   /// Hampel window half-width, samples, and threshold in MADs (0 turns the Hampel filter off).
   public var hampelHalfWindow = 5
   public var hampelThreshold: Double = 4
@@ -110,7 +114,10 @@ public struct TrackSmoother: Sendable {
     }
     let maxGap = Int((options.maxGap * fps).rounded())
     axes = axes.map { GapFilling.fill($0, maxGap: maxGap) }
-    axes = axes.map { smoothAxis($0, fps: fps) }
+    let cutoff = options.method == .butterworth && options.cutoffFromResiduals
+      ? ResidualCutoff.cutoff(runs: Self.runs(axes), sampleRate: fps, order: options.order, maxCutoff: min(options.cutoff, 0.45 * fps))
+      : nil
+    axes = axes.map { smoothAxis($0, fps: fps, cutoff: cutoff) }
     let smoothed: [SIMD3<Double>?] = (0..<positions.count).map { i in
       guard let x = axes[0][i], let y = axes[1][i], let z = axes[2][i] else { return nil }
       return SIMD3(x, y, z)
@@ -118,7 +125,23 @@ public struct TrackSmoother: Sendable {
     return (smoothed, outliers)
   }
 
-  func smoothAxis(_ x: [Double?], fps: Double) -> [Double?] {
+  /// The gap-free runs where all of `axes` have values: per run, each axis's values.
+  static func runs(_ axes: [[Double?]]) -> [[[Double]]] {
+    guard let count = axes.first?.count else { return [] }
+    var out: [[[Double]]] = []
+    var i = 0
+    while i < count {
+      guard axes.allSatisfy({ $0[i] != nil }) else { i += 1; continue }
+      var j = i
+      while j < count, axes.allSatisfy({ $0[j] != nil }) { j += 1 }
+      out.append(axes.map { $0[i..<j].map { $0! } })
+      i = j
+    }
+    return out
+  }
+
+  /// One axis smoothed run by run; `cutoff` (Hz) replaces `options.cutoff` for the Butterworth filter.
+  func smoothAxis(_ x: [Double?], fps: Double, cutoff: Double? = nil) -> [Double?] {
     if options.method == .kalman {
       let kalman = KalmanSmoother(measurementSigma: options.kalmanMeasurementSigma, jerkDensity: options.kalmanJerkDensity)
       // Only where there was data (after gap filling): do not invent long gaps.
@@ -134,7 +157,7 @@ public struct TrackSmoother: Sendable {
       let smoothed: [Double]
       switch options.method {
       case .butterworth:
-        smoothed = Butterworth(order: options.order, cutoff: min(options.cutoff, 0.45 * fps), sampleRate: fps)?.filtfilt(run) ?? run
+        smoothed = Butterworth(order: options.order, cutoff: cutoff ?? min(options.cutoff, 0.45 * fps), sampleRate: fps)?.filtfilt(run) ?? run
       case .oneEuro:
         smoothed = OneEuroFilter(minCutoff: options.oneEuroMinCutoff, beta: options.oneEuroBeta).filter(run, sampleRate: fps)
       case .savitzkyGolay:

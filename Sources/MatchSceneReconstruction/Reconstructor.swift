@@ -106,21 +106,28 @@ public struct Reconstructor: Sendable {
   }
 
   var torso: [Int] { match.skeleton.torso }
+  var signatureLimbs: [(Int, Int)] { Pose3D.signatureLimbs(match.skeleton) }
 
   /// Clusters whose poses stand within `duplicateDistance` of each other across the ground (heights
   /// left out: a person seen only from the waist up in some cameras and the waist down in others
   /// gives two partial poses with centres half a metre apart vertically — two people cannot stand that
   /// close) and use different cameras are one person: their members are joined. Of two overlapping in
-  /// cameras, the smaller is dropped.
+  /// cameras, the smaller is dropped. With `limbs` (the skeleton's signature limbs), so are poses whose
+  /// joints mostly coincide within half a body scale (`DuplicatePeople.overlap`), however far apart
+  /// their centres (a partial pose's centre is that of the part seen).
   static func mergeDuplicates(
-    _ clusters: [PersonCluster], poses: [Pose3D], torso: [Int], up: SIMD3<Double>, duplicateDistance: Double = 0.3
+    _ clusters: [PersonCluster], poses: [Pose3D], torso: [Int], up: SIMD3<Double>, duplicateDistance: Double = 0.3,
+    limbs: [(Int, Int)] = []
   ) -> [PersonCluster] {
     var clusters = clusters
     var alive = Array(repeating: true, count: clusters.count)
     let centres = poses.map { $0.centre(torso: torso) }
     for i in clusters.indices {
       for j in clusters.indices where j > i && alive[i] && alive[j] {
-        guard let a = centres[i], let b = centres[j], IdentityTracker.groundDistance(a, b, up: up) < duplicateDistance else { continue }
+        guard let a = centres[i], let b = centres[j] else { continue }
+        guard IdentityTracker.groundDistance(a, b, up: up) < duplicateDistance
+          || (!limbs.isEmpty && DuplicatePeople.overlap(poses[i], poses[j], limbs: limbs))
+        else { continue }
         if Set(clusters[i].members.keys).isDisjoint(with: clusters[j].members.keys) {
           clusters[i].members.merge(clusters[j].members) { x, _ in x }
           alive[j] = false
@@ -165,7 +172,7 @@ public struct Reconstructor: Sendable {
       clusters: clusters, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
     // One person split into two clusters (their views never paired up directly) shows as two poses
     // at one place: merge such clusters and triangulate again.
-    var merged = Self.mergeDuplicates(clusters, poses: poses, torso: torso, up: match.worldUp)
+    var merged = Self.mergeDuplicates(clusters, poses: poses, torso: torso, up: match.worldUp, limbs: signatureLimbs)
     if merged.count < clusters.count {
       poses = try PoseTriangulation.triangulate(
         clusters: merged, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
@@ -177,7 +184,7 @@ public struct Reconstructor: Sendable {
       else { break }
       poses = try PoseTriangulation.triangulate(
         clusters: again, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)
-      merged = Self.mergeDuplicates(again, poses: poses, torso: torso, up: match.worldUp)
+      merged = Self.mergeDuplicates(again, poses: poses, torso: torso, up: match.worldUp, limbs: signatureLimbs)
       if merged.count < again.count {
         poses = try PoseTriangulation.triangulate(
           clusters: merged, people: people, cameras: cameras, skeleton: match.skeleton, triangulator: triangulator)

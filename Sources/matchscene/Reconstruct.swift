@@ -39,8 +39,11 @@ struct Reconstruct: ParsableCommand {
   @Option(help: "Smoothing of player joints: \(SmoothingMethod.allCases.map(\.rawValue).joined(separator: ", ")).")
   var smoothing: SmoothingMethod = .butterworth
 
-  @Option(help: "Butterworth cutoff frequency, Hz (zero-phase, order 4).")
+  @Option(help: "Butterworth cutoff frequency, Hz (zero-phase, order 4): the highest cutoff each joint's residual analysis may choose, or with --fixed-cutoff the cutoff of every joint.")
   var cutoff: Double = 10
+
+  @Flag(help: "Filter every joint at --cutoff exactly instead of choosing each joint's cutoff from its own data (residual analysis).")
+  var fixedCutoff = false
 
   @Option(help: "Fill gaps up to this long (seconds) by cubic interpolation; longer gaps stay empty.")
   var maxGap: Double = 0.25
@@ -132,6 +135,7 @@ struct Reconstruct: ParsableCommand {
     options.analysis = !noAnalysis
     options.analysisOptions.smoothing.method = smoothing
     options.analysisOptions.smoothing.cutoff = cutoff
+    options.analysisOptions.smoothing.cutoffFromResiduals = !fixedCutoff
     options.analysisOptions.smoothing.maxGap = maxGap
     options.refineCalibration = refineCalibration || refineFocal
     options.refineFocal = refineFocal

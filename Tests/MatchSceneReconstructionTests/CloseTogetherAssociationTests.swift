@@ -41,7 +41,8 @@ final class CloseTogetherAssociationTests: XCTestCase {
         var clusters = PeopleAssociation.associate(rays: rays, options: options)
         var poses = try PoseTriangulation.triangulate(
           clusters: clusters, people: people, cameras: cameras, skeleton: .coco17, triangulator: triangulator)
-        clusters = Reconstructor.mergeDuplicates(clusters, poses: poses, torso: Skeleton.coco17.torso, up: SIMD3(0, 0, 1))
+        clusters = Reconstructor.mergeDuplicates(
+          clusters, poses: poses, torso: Skeleton.coco17.torso, up: SIMD3(0, 0, 1), limbs: Pose3D.signatureLimbs(.coco17))
         if !correct(clusters) { wrong.pairwise += 1 }
         for _ in 0..<2 {
           poses = try PoseTriangulation.triangulate(
