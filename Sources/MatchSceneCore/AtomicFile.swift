@@ -63,6 +63,13 @@ public enum AtomicFile {
     }
   }
 
+  /// Writes to `url` like `write(_:to:)` the bytes `fill` passes to `emit`, one piece after another, so
+  /// that a large file rendered in pieces is never held whole in memory. On failure (of `fill` too) the
+  /// destination is untouched and the temporary file removed.
+  public static func write(to url: URL, emitting fill: (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    try write(to: url) { fd, path in try fill { try writeAll($0, fd: fd, path: path) } }
+  }
+
   /// Creates a temporary file beside `url`, lets `fill` write to its descriptor, closes it and renames
   /// it over `url`; on failure removes it.
   private static func write(to url: URL, _ fill: (_ fd: Int32, _ path: String) throws -> Void) throws {
@@ -102,8 +109,9 @@ public enum AtomicFile {
     }
   }
 
-  /// Writes UTF-8 text to `url` atomically.
+  /// Writes UTF-8 text to `url` atomically, without first copying it into a `Data`.
   public static func write(_ text: String, to url: URL) throws {
-    try write(Data(text.utf8), to: url)
+    var text = text
+    try write(to: url) { fd, path in try text.withUTF8 { try writeAll(UnsafeRawBufferPointer($0), fd: fd, path: path) } }
   }
 }

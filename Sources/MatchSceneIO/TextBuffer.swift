@@ -12,6 +12,9 @@ public struct TextBuffer {
   /// The text as a `String`.
   public var string: String { String(decoding: bytes, as: UTF8.self) }
 
+  /// Empties the buffer, keeping its capacity (for rendering a large file in pieces).
+  public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
   public mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
   public mutating func append(_ s: Substring) { bytes.append(contentsOf: s.utf8) }
   public mutating func append(byte: UInt8) { bytes.append(byte) }

@@ -68,9 +68,22 @@ public enum TracksCSV {
     out.append(byte: UInt8(ascii: "\n"))
   }
 
-  /// Writes `motion.rows` atomically, rendered without the array of rows (see `render(_:)`).
-  public static func write(_ motion: MotionModel, to url: URL) throws {
-    try AtomicFile.write(bytes: renderBytes(motion).bytes, to: url)
+  /// Writes `motion.rows` atomically, rendered without the array of rows (see `render(_:)`) and written
+  /// in pieces of about `pieceBytes` as they are rendered (the same bytes as `renderBytes(motion)`, without
+  /// holding a 10-minute match's 120 MB of text).
+  public static func write(_ motion: MotionModel, to url: URL, pieceBytes: Int = 1 << 22) throws {
+    try AtomicFile.write(to: url) { emit in
+      var out = TextBuffer(capacity: pieceBytes + 256)
+      appendHeader(to: &out)
+      try motion.forEachRow { row in
+        appendRow(row, to: &out)
+        if out.bytes.count >= pieceBytes {
+          try out.bytes.withUnsafeBytes { try emit($0) }
+          out.removeAll()
+        }
+      }
+      try out.bytes.withUnsafeBytes { try emit($0) }
+    }
   }
 
   /// Writes the file atomically (see `render(_:)`).

@@ -18,13 +18,33 @@ struct AllViewsReprojection {
   /// need every frame of a 10-minute match, which would cost seconds).
   var maxFrames = 6000
 
+  /// Every how many frames of `frames` the distances are taken (1 up to `maxFrames` frames).
+  func step(frames: ClosedRange<Int>) -> Int { max(1, (frames.count + maxFrames - 1) / maxFrames) }
+
+  /// `match`'s people detections on the frames `errors` looks at for a motion over `frames` (every
+  /// `step`-th from the first), the others and the balls left out: what the all-views error needs, in
+  /// a fraction of the memory. `errors` on the result gives the same distances as on `match`.
+  func sampledDetections(_ match: Match, frames: ClosedRange<Int>) -> [String: CameraDetections] {
+    let step = self.step(frames: frames)
+    var kept: [String: CameraDetections] = [:]
+    for (name, detections) in match.detections {
+      let offset = match.frameOffsets[name] ?? 0
+      let people = detections.people.filter { key, _ in
+        let frame = key - offset
+        return frames.contains(frame) && (frame - frames.lowerBound) % step == 0
+      }
+      kept[name] = CameraDetections(people: people)
+    }
+    return kept
+  }
+
   /// Per track id, per camera: the pixel distances, on every frame of a match of at most `maxFrames`
   /// frames, else on every k-th. Tracks × blocks of frames run in parallel; the distances come out in
   /// the same order as one pass would give.
   func errors(match: Match, motion: MotionModel) -> [String: [[Double]]] {
     var out: [String: [[Double]]] = [:]
     guard let frames = motion.frames else { return out }
-    let step = max(1, (frames.count + maxFrames - 1) / maxFrames)
+    let step = self.step(frames: frames)
     let block = 600 * step
     let starts = Array(Swift.stride(from: frames.lowerBound, through: frames.upperBound, by: block))
     let jobs = motion.personTracks.flatMap { t in starts.map { (t, $0...min($0 + block - 1, frames.upperBound)) } }

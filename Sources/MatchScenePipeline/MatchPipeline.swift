@@ -89,6 +89,11 @@ public struct MatchPipeline: Sendable {
     let (check, refinement) = try calibrate(
       options: options, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
     try removeDetectorBias(options: options, refined: refinement != nil, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
+    // From here the detections serve the all-views error only, which samples every k-th frame of the
+    // motion's frames (`range`): the others are let go, and the memory given back, before the analysis.
+    let allViews = AllViewsReprojection(minConfidence: options.reconstruction.triangulation.minConfidence)
+    match.detections = allViews.sampledDetections(match, frames: range)
+    returnFreedMemory()
 
     let venue = options.venue ?? match.venue ?? .assumed(worldUp: match.worldUp)
     let inVenue = venue.isIdentity ? reconstructed.motion : reconstructed.motion.transformed(by: venue.venueFromWorld)
@@ -126,13 +131,14 @@ public struct MatchPipeline: Sendable {
     report?.calibration = check.map { Self.calibrationFigures($0, refinement: refinement) }
     report?.sync = sync
     if report != nil {
-      AllViewsReprojection(minConfidence: options.reconstruction.triangulation.minConfidence)
-        .add(to: &report!, match: match, motion: motion)
+      assert(motion.frames == range, "the all-views error samples the run's frames")
+      allViews.add(to: &report!, match: match, motion: motion)
     }
     clock.lap("all-views error")
     // Done with the 2D detections (the all-views error above was their last use): the writing goes
     // without them (a long match's detections are a quarter of its memory).
     match.detections = [:]
+    returnFreedMemory()
     var result = MatchResult(
       folder: folder, sport: sport, cameras: match.cameras, worldUp: match.worldUp, venue: venue, motion: motion,
       events: events, scores: scores, scoreSettings: settings, disagreements: story.disagreements,

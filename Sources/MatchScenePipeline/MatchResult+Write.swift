@@ -41,68 +41,120 @@ extension MatchResult {
   /// Writes the output folder whole: `tracks.csv`, `trc/`, `match.c3d`, `report.json`, `events.json` and
   /// `score.json` (when the analysis ran) and the scene files, built in a staging folder beside `folder` and swapped in at the
   /// end (`OutputFolder`), so `folder` holds exactly this run's files and a failed or killed run leaves
-  /// the previous ones untouched.
-  /// - Returns: the files written (paths inside `folder`) with, for scene files, the seconds their
-  ///   export took.
-  /// - Throws: `InputError` when `folder` may not be replaced or cannot be written; the writers' errors.
+  /// the previous ones untouched. The writers are independent (each writes its own files whole) and run
+  /// concurrently, the scene export first; the files are the same as when written one after another.
+  /// - Returns: the files written (paths inside `folder`), in a fixed order, with, for scene files, the
+  ///   seconds their export took.
+  /// - Throws: `InputError` when `folder` may not be replaced or cannot be written; the writers' errors
+  ///   (the first in the order above when several fail).
   @discardableResult
   public func write(to folder: URL, options: OutputOptions = .init()) throws -> [(url: URL, seconds: Double?)] {
     var written: [(name: String, seconds: Double?)] = []
     try OutputFolder.replace(folder, force: options.force, marker: "matchscene reconstruct\n") { staging in
+      let jobs = writers(staging: staging, options: options)
+      // The longest (the scene files) first, so that the others fill the other cores meanwhile.
+      let order = jobs.indices.sorted { (jobs[$0].scene ? 0 : 1, $0) < (jobs[$1].scene ? 0 : 1, $1) }
+      let outcomes = try parallelMap(order) { i -> Result<[(name: String, seconds: Double?)], Error> in
+        Result { try jobs[i].write() }
+      }
+      var byJob = Array(repeating: [(name: String, seconds: Double?)](), count: jobs.count)
+      var failure: (job: Int, error: Error)?
+      for (k, i) in order.enumerated() {
+        switch outcomes[k] {
+        case .success(let files): byJob[i] = files
+        case .failure(let error): if failure == nil || i < failure!.job { failure = (i, error) }
+        }
+      }
+      if let failure { throw failure.error }
+      written = byJob.flatMap { $0 }
+    }
+    return written.map { (folder.appendingPathComponent($0.name), $0.seconds) }
+  }
+
+  /// One writer of `write(to:options:)`: the files it writes into the staging folder.
+  private struct Writer: Sendable {
+    var scene = false
+    var write: @Sendable () throws -> [(name: String, seconds: Double?)]
+  }
+
+  /// The writers of the output folder, in the order their files are listed.
+  private func writers(staging: URL, options: OutputOptions) -> [Writer] {
+    var jobs: [Writer] = []
+    jobs.append(Writer { [self] in
       try TracksCSV.write(motion, to: staging.appendingPathComponent("tracks.csv"))
-      written.append(("tracks.csv", nil))
-      if options.tracksLayout == .wide {
+      return [("tracks.csv", nil)]
+    })
+    if options.tracksLayout == .wide {
+      jobs.append(Writer { [self] in
         try TracksWideCSV.write(
           motion.rows, skeleton: motion.skeleton, fps: motion.fps, to: staging.appendingPathComponent(TracksWideCSV.fileName))
-        written.append((TracksWideCSV.fileName, nil))
-      }
-      if options.trc {
+        return [(TracksWideCSV.fileName, nil)]
+      })
+    }
+    if options.trc {
+      jobs.append(Writer { [self] in
         let trc = try TRCWriter.writeAll(motion, naming: options.markerNames, to: staging.appendingPathComponent("trc"))
-        written += trc.map { ("trc/\($0.lastPathComponent)", nil) }
-      }
-      if options.c3d, motion.frames != nil, !motion.tracks.isEmpty {
+        return trc.map { ("trc/\($0.lastPathComponent)", nil) }
+      })
+    }
+    if options.c3d, motion.frames != nil, !motion.tracks.isEmpty {
+      jobs.append(Writer { [self] in
         try C3DWriter.write(
           motion, naming: options.markerNames, cameras: cameras, playerNames: playerNames,
           to: staging.appendingPathComponent("match.c3d"))
-        written.append(("match.c3d", nil))
-      }
-      if let viewsUsed {
-        try AtomicFile.write(Data(viewsUsed.csv(skeleton: motion.skeleton).utf8), to: staging.appendingPathComponent("views.csv"))
-        written.append(("views.csv", nil))
-      }
-      if let report {
+        return [("match.c3d", nil)]
+      })
+    }
+    if let viewsUsed {
+      jobs.append(Writer { [self] in
+        try AtomicFile.write(viewsUsed.csv(skeleton: motion.skeleton), to: staging.appendingPathComponent("views.csv"))
+        return [("views.csv", nil)]
+      })
+    }
+    if let report {
+      jobs.append(Writer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try AtomicFile.write(try encoder.encode(report), to: staging.appendingPathComponent("report.json"))
-        written.append(("report.json", nil))
-      }
-      if calibrationRefinement != nil {
-        // The cameras the outputs were reconstructed with (corrected by default or by
-        // --refine-calibration): `overlay` draws with them, and --calibration takes them next time.
+        return [("report.json", nil)]
+      })
+    }
+    if calibrationRefinement != nil {
+      // The cameras the outputs were reconstructed with (corrected by default or by
+      // --refine-calibration): `overlay` draws with them, and --calibration takes them next time.
+      jobs.append(Writer { [self] in
         try CalibrationTOML.write(cameras, to: staging.appendingPathComponent("calibration-refined.toml"))
-        written.append(("calibration-refined.toml", nil))
-      }
-      if analysed {
+        return [("calibration-refined.toml", nil)]
+      })
+    }
+    if analysed {
+      jobs.append(Writer { [self] in
         try EventsJSON.write(events, to: staging.appendingPathComponent("events.json"))
-        written.append(("events.json", nil))
         try ScoreFile(settings: scoreSettings, players: playerNames, points: scores, disagreements: disagreements)
           .write(to: staging.appendingPathComponent("score.json"))
-        written.append(("score.json", nil))
-      }
-      for format in options.sceneFormats {
-        var scene = try SceneExport.options(events: events, scores: scores, frames: motion.frames)
-        scene.ballTrail = options.ballTrail
-        scene.keyframeTolerance = options.keyframeTolerance
-        if !playerNames.isEmpty {
-          scene.sceneExtras["players"] = .object(playerNames.mapValues { .string($0) })
-        }
-        let started = Date()
-        let url = try SceneExport.write(
-          motion, cameras: cameras, sport: sport, worldUp: worldUp, options: scene, format: format,
-          floatRotations: options.floatRotations, to: staging)
-        written.append((url.lastPathComponent, Date().timeIntervalSince(started)))
-      }
+        return [("events.json", nil), ("score.json", nil)]
+      })
     }
-    return written.map { (folder.appendingPathComponent($0.name), $0.seconds) }
+    // The scene formats one after another in one writer: assimp's exporters share a global logger.
+    if !options.sceneFormats.isEmpty {
+      jobs.append(Writer(scene: true) { [self] in
+        var files: [(name: String, seconds: Double?)] = []
+        for format in options.sceneFormats {
+          var scene = try SceneExport.options(events: events, scores: scores, frames: motion.frames)
+          scene.ballTrail = options.ballTrail
+          scene.keyframeTolerance = options.keyframeTolerance
+          if !playerNames.isEmpty {
+            scene.sceneExtras["players"] = .object(playerNames.mapValues { .string($0) })
+          }
+          let started = Date()
+          let url = try SceneExport.write(
+            motion, cameras: cameras, sport: sport, worldUp: worldUp, options: scene, format: format,
+            floatRotations: options.floatRotations, to: staging)
+          files.append((url.lastPathComponent, Date().timeIntervalSince(started)))
+        }
+        return files
+      })
+    }
+    return jobs
   }
 }

@@ -30,9 +30,16 @@ public struct Reconstructor: Sendable {
   public let match: Match
   public let options: ReconstructionOptions
 
+  /// The skeleton's torso joints, found once (by joint roles, which parse names) rather than per frame.
+  let torso: [Int]
+  /// The limbs whose lengths sign a person (`Pose3D.signatureLimbs`), found once for the same reason.
+  let signatureLimbs: [(Int, Int)]
+
   public init(match: Match, options: ReconstructionOptions = .init()) {
     self.match = match
     self.options = options
+    self.torso = match.skeleton.torso
+    self.signatureLimbs = Pose3D.signatureLimbs(match.skeleton)
   }
 
   /// Per-frame result before tracking.
@@ -104,9 +111,6 @@ public struct Reconstructor: Sendable {
     }
     return noise == nil ? (fixed, nil) : (triangulator, noise)
   }
-
-  var torso: [Int] { match.skeleton.torso }
-  var signatureLimbs: [(Int, Int)] { Pose3D.signatureLimbs(match.skeleton) }
 
   /// Clusters whose poses stand within `duplicateDistance` of each other across the ground (heights
   /// left out: a person seen only from the waist up in some cameras and the waist down in others

@@ -181,8 +181,9 @@ struct Reconstruct: ParsableCommand {
   /// What the run did, in a few lines: frames, people, the ball, events, and where the time went.
   ///
   /// The time line adds up to the whole run: the pipeline's stages (read, reconstruct, analyse, …),
-  /// export (the scene files), write (every other output file, the output folder swapped in) and
-  /// other (what lies between: checks, building the result).
+  /// export (the scene files), write (the rest of the writing: the other output files are written
+  /// concurrently with the scene files, so this is what they took beyond the export, and the output
+  /// folder swapped in) and other (what lies between: checks, building the result).
   static func summary(
     _ result: MatchResult, written: [(url: URL, seconds: Double?)], writeSeconds: Double, total: Double
   ) -> String {

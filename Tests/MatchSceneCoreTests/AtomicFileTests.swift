@@ -23,4 +23,26 @@ final class AtomicFileTests: XCTestCase {
     XCTAssertEqual(left, ["x.csv", live, other, otherName])
     XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("x.csv"), encoding: .utf8), "whole\n")
   }
+
+  /// Pieces emitted one after another make the file; a failure part way leaves the previous file and
+  /// no temporary file.
+  func testAFileWrittenInPiecesIsWholeOrUntouched() throws {
+    let folder = try makeTemporaryFolder()
+    let url = folder.appendingPathComponent("rows.csv")
+    try AtomicFile.write(to: url) { emit in
+      for row in 0..<1000 { try Array("\(row),é\n".utf8).withUnsafeBytes { try emit($0) } }
+    }
+    let whole = (0..<1000).map { "\($0),é\n" }.joined()
+    XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), whole)
+    struct Stop: Error {}
+    XCTAssertThrowsError(try AtomicFile.write(to: url) { emit in
+      try Array("half".utf8).withUnsafeBytes { try emit($0) }
+      throw Stop()
+    })
+    XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), whole)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["rows.csv"])
+    // Text goes through the same path, its UTF-8 bytes exactly.
+    try AtomicFile.write("ß,∑\n" + whole, to: url)
+    XCTAssertEqual(try Data(contentsOf: url), Data(("ß,∑\n" + whole).utf8))
+  }
 }

@@ -33,7 +33,13 @@ final class TracksCSVMotionTests: XCTestCase {
     try TracksCSV.write(motion, to: url)
     let rows = motion.rows
     XCTAssertGreaterThan(rows.count, 3000)
-    XCTAssertEqual(try Data(contentsOf: url), Data(TracksCSV.render(rows).utf8))
+    let expected = Data(TracksCSV.render(rows).utf8)
+    XCTAssertEqual(try Data(contentsOf: url), expected)
+    // Written in pieces (here about 1 kB, some 200 of them, a piece boundary falling inside no row):
+    // the same bytes, and no temporary file left.
+    try TracksCSV.write(motion, to: url, pieceBytes: 1000)
+    XCTAssertEqual(try Data(contentsOf: url), expected)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["tracks.csv"])
     var streamed: [TrackPoint] = []
     motion.forEachRow { streamed.append($0) }
     XCTAssertEqual(streamed, rows)
