@@ -16,6 +16,8 @@ public struct SettlingHopsOptions: Sendable {
   /// The rise after the last contact measures the hop when it has at least this many observations
   /// (gravity known, one speed to fit).
   public var minRiseObservations = 2
+  /// Candidate offsets of the surface as seen from its nominal height, metres (the best is kept).
+  public var surfaceOffsets: [Double] = Array(stride(from: -0.015, through: 0.0151, by: 0.0025))
   /// The smallest positional noise assumed, metres (σ per axis): a floor for the estimate from the data.
   public var minimumNoise: Double = 0.001
   public init() {}
@@ -47,7 +49,7 @@ public struct SettlingHops: Sendable {
     public var position: SIMD3<Double>
     /// "table" or "floor".
     public var surface: String
-    /// Whether the ball came down into it (a hop or the descent ended here).
+    /// Whether the ball came down into it (it did not lie on the surface before).
     public var descended: Bool
     /// The height of the hop after it, metres: 0 when the ball lay or rolled after it; nil when it was
     /// carried (an unmodelled segment) or the rise after it is seen too briefly to measure.
@@ -60,6 +62,10 @@ public struct SettlingHops: Sendable {
     public var contacts: [Contact]
     /// Time ranges (seconds) of still or rolling segments.
     public var still: [ClosedRange<Double>]
+    /// The heights' noise the chain was found with (σ, metres).
+    public var noise: Double
+    /// How far above its nominal height the surface was seen, metres.
+    public var offset: Double
   }
 
   public var surfaces: BallSurfaces
@@ -77,7 +83,12 @@ public struct SettlingHops: Sendable {
     var run: [Int] = []
     var runRest = 0.0
     func flush() {
-      if run.count >= options.minObservations, let s = explain(run, ball: ball, rest: runRest, fps: fps) { out.append(s) }
+      if run.count >= options.minObservations {
+        // The surface as the cameras see it may lie a few millimetres off its nominal height (a
+        // calibration's bias): the chain is found for each candidate offset, and the cheapest kept.
+        let chains = options.surfaceOffsets.map { explain(run, ball: ball, rest: runRest, offset: $0, fps: fps) }
+        if let best = chains.min(by: { $0.cost < $1.cost }) { out.append(best.stretch) }
+      }
       run = []
     }
     for f in ball.keys.sorted() {
@@ -98,9 +109,12 @@ public struct SettlingHops: Sendable {
   private enum Segment { case hop, still, free, descent, rise }
 
   /// The least-cost chain for one stretch (frames in order, all over one surface at resting height `rest`).
-  func explain(_ frames: [Int], ball: [Int: SIMD3<Double>], rest: Double, fps: Double) -> Stretch? {
+  /// - Returns: the chain and its cost (squared residuals plus penalties, m²).
+  func explain(
+    _ frames: [Int], ball: [Int: SIMD3<Double>], rest: Double, offset: Double, fps: Double
+  ) -> (stretch: Stretch, cost: Double) {
     let t = frames.map { Double($0) }  // frames as time unit
-    let y = frames.map { ball[$0]!.z - rest }
+    let y = frames.map { ball[$0]!.z - rest - offset }
     let n = t.count
     let g = gravity / (fps * fps)  // metres per frame²
     let sigma = max(options.minimumNoise, Self.noise(frames, y) ?? options.minimumNoise)
@@ -220,9 +234,10 @@ public struct SettlingHops: Sendable {
       }
       contacts.append(
         Contact(time: c / fps, position: position(at: c, frames: frames, ball: ball, rest: rest), surface: surface,
-                descended: s.kind == .hop || s.kind == .descent, hopAfter: hopAfter))
+                descended: s.kind != .still, hopAfter: hopAfter))
     }
-    return Stretch(frames: frames[0]...frames[n - 1], contacts: contacts, still: still)
+    let stretch = Stretch(frames: frames[0]...frames[n - 1], contacts: contacts, still: still, noise: sigma, offset: offset)
+    return (stretch, min(best[last][0], best[last][1]))
   }
 
   /// Where the ball touched at time `c` (frames): the horizontal position interpolated between the
