@@ -45,6 +45,9 @@ public struct EventDetectionOptions: Sendable {
   /// follows within this many seconds: a hit was missed. A real end is followed by a pick-up and a
   /// new serve, which take longer.
   public var decisionConfirmation: Double = 1.0
+  /// Bounces of a ball low over a surface checked against, and completed from, the chain of hops
+  /// that explains its heights (`SettlingHops`); nil: the flights' contacts alone.
+  public var settlingHops: SettlingHopsOptions? = SettlingHopsOptions()
   public init() {}
 }
 
@@ -178,6 +181,10 @@ public struct EventDetector: Sendable {
         }
         events.append(MatchEvent(type: .hit, frame: frame, time: t, track: hitter, position: position, speed: speed))
       }
+    }
+    if let hops = options.settlingHops {
+      let stretches = SettlingHops(surfaces: surfaces, options: hops).stretches(ball, fps: fps)
+      events = checkedAgainstHops(events, stretches: stretches, ball: ball, fps: fps)
     }
     return addRallies(Self.oneBouncePerHop(events, minimumHop: options.minimumHop), ball: ball, fps: fps)
   }
