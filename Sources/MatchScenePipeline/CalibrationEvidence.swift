@@ -45,26 +45,52 @@ struct CalibrationEvidence {
     }
   }
 
-  func sample(match: Match, motion: MotionModel) -> (
-    points: [SIMD3<Double>], observations: [CalibrationObservation]
+  /// One keypoint a camera detected for a sampled person (`forEachMatchedPose`).
+  struct MatchedKeypoint {
+    var camera: Int
+    var joint: Int
+    var keypoint: Keypoint2D
+    /// The joint projected into the camera; nil when it falls behind it.
+    var projected: SIMD2<Double>?
+  }
+
+  /// Calls `body` for each people-frame `forEachSampledPose` samples, with its measured joints and, for
+  /// every camera whose detection nearest the projected person lies within `gatePx`
+  /// (`nearestDetection`), that detection's keypoints at measured joints that are detected at
+  /// `minConfidence` or more, in camera then joint order.
+  static func forEachMatchedPose(
+    match: Match, motion: MotionModel, maxPoses: Int, minConfidence: Double, gatePx: Double,
+    _ body: (_ frame: Int, _ joints: [SIMD3<Double>?], _ matched: [MatchedKeypoint]) -> Void
   ) {
-    var sample: (points: [SIMD3<Double>], observations: [CalibrationObservation]) = ([], [])
-    Self.forEachSampledPose(motion, maxPoses: maxPoses) { frame, joints in
-      var seen: [[(camera: Int, keypoint: Keypoint2D)]] = Array(repeating: [], count: joints.count)
+    forEachSampledPose(motion, maxPoses: maxPoses) { frame, joints in
+      var matched: [MatchedKeypoint] = []
       for (c, camera) in match.cameras.enumerated() {
         let detections = match.people(camera: camera.name, frame: frame)
         guard !detections.isEmpty else { continue }
         let projected = joints.map { $0.flatMap { camera.project($0) } }
         guard
-          let best = Self.nearestDetection(
+          let best = nearestDetection(
             detections, projected: projected, minConfidence: minConfidence, gatePx: gatePx)
         else { continue }
         for (j, k) in detections[best].keypoints.enumerated() where j < joints.count {
           if joints[j] != nil, k.isDetected, k.confidence >= minConfidence {
-            seen[j].append((c, k))
+            matched.append(MatchedKeypoint(camera: c, joint: j, keypoint: k, projected: projected[j]))
           }
         }
       }
+      body(frame, joints, matched)
+    }
+  }
+
+  func sample(match: Match, motion: MotionModel) -> (
+    points: [SIMD3<Double>], observations: [CalibrationObservation]
+  ) {
+    var sample: (points: [SIMD3<Double>], observations: [CalibrationObservation]) = ([], [])
+    Self.forEachMatchedPose(
+      match: match, motion: motion, maxPoses: maxPoses, minConfidence: minConfidence, gatePx: gatePx
+    ) { _, joints, matched in
+      var seen: [[(camera: Int, keypoint: Keypoint2D)]] = Array(repeating: [], count: joints.count)
+      for m in matched { seen[m.joint].append((m.camera, m.keypoint)) }
       for (j, position) in joints.enumerated() {
         guard let position, seen[j].count >= minViews else { continue }
         for (c, k) in seen[j] {

@@ -46,27 +46,18 @@ struct DetectorBias: Equatable {
   }
 
   /// Estimates the offsets from the residuals of `motion`'s measured joints against every camera's
-  /// nearest detection (`CalibrationEvidence.nearestDetection`), whether or not the view was used.
+  /// nearest detection (`CalibrationEvidence.forEachMatchedPose`), whether or not the view was used.
   static func estimate(match: Match, motion: MotionModel, options: Options = .init())
     -> DetectorBias
   {
     var residuals: [[Int: [SIMD2<Double>]]] = Array(repeating: [:], count: match.cameras.count)
-    CalibrationEvidence.forEachSampledPose(motion, maxPoses: options.maxPoses) { frame, joints in
-      for (c, camera) in match.cameras.enumerated() {
-        let detections = match.people(camera: camera.name, frame: frame)
-        guard !detections.isEmpty else { continue }
-        let projected = joints.map { $0.flatMap { camera.project($0) } }
-        guard
-          let best = CalibrationEvidence.nearestDetection(
-            detections, projected: projected, minConfidence: options.minConfidence,
-            gatePx: options.gatePx)
-        else { continue }
-        for (j, key) in detections[best].keypoints.enumerated() where j < projected.count {
-          guard let p = projected[j], key.isDetected, key.confidence >= options.minConfidence else {
-            continue
-          }
-          residuals[c][j, default: []].append(SIMD2(key.x, key.y) - p)
-        }
+    CalibrationEvidence.forEachMatchedPose(
+      match: match, motion: motion, maxPoses: options.maxPoses, minConfidence: options.minConfidence,
+      gatePx: options.gatePx
+    ) { _, _, matched in
+      for m in matched {
+        guard let p = m.projected else { continue }
+        residuals[m.camera][m.joint, default: []].append(SIMD2(m.keypoint.x, m.keypoint.y) - p)
       }
     }
     return fit(residuals, names: match.cameras.map(\.name), minResiduals: options.minResiduals)

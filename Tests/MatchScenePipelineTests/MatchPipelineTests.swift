@@ -131,10 +131,7 @@ final class CalibrationPipelineTests: XCTestCase {
     XCTAssertLessThan(length(camera.worldFromCam.translation - truth.worldFromCam.translation), 0.005, "position back within 5 mm")
     // Every camera is refined, the trusted ones holding the world frame (`holdWorldFrame`): they moved by
     // no more than the estimate's own spread (measured: ≤ 0.015°, ≤ 0.8 mm).
-    for (a, b) in zip(refined.cameras, simulated.match.cameras) where a.name != truth.name {
-      XCTAssertLessThan(length((a.camFromWorld.rotation * b.camFromWorld.rotation.transposed).rodriguesVector) * 180 / .pi, 0.05, a.name)
-      XCTAssertLessThan(length(a.center - b.center), 0.005, a.name)
-    }
+    assertCamerasHeld(refined.cameras, against: simulated.match.cameras, except: truth.name)
     let out = try makeTemporaryFolder().appendingPathComponent("out")
     try refined.write(to: out)
     let written = try CalibrationTOML.read(from: out.appendingPathComponent("calibration-refined.toml"))
