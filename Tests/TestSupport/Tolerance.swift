@@ -23,10 +23,3 @@ public func assertClose(
     abs(actual - expected) <= tol, "\(actual) vs \(expected): |Δ| \(abs(actual - expected)) > \(tol). \(message())",
     file: file, line: line)
 }
-
-/// A fresh empty folder under the system temporary directory, removed by the caller or the OS.
-public func makeTemporaryFolder(_ label: String = "matchscene-test") throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
