@@ -211,7 +211,8 @@ public struct MatchPipeline: Sendable {
       refine.worldFrameAnchor = flagged.isEmpty ? .points : .cameras
       refinement = try refined(match.cameras, evidenceWithBall, refine, choosingFocal: !options.refineFocal)
     }
-    guard let refinement else { return (check, nil) }
+    guard var refinement else { return (check, nil) }
+    let given = match.cameras
     match.cameras = refinement.cameras
     clock.lap("refine calibration")
     var again = options.reconstruction
@@ -222,6 +223,11 @@ public struct MatchPipeline: Sendable {
       progress?("reconstruct again", $0, range.count)
     }
     clock.lap("reconstruct again")
+    if refine.holdWorldFrame, options.levelOnFloorContacts {
+      Self.levelOnFloor(
+        given: given, anchors: trusted, &match, &reconstructed, &refinement, diagnostics: &diagnostics,
+        file: options.calibrationLabel(folder))
+    }
     return (check, refinement)
   }
 

@@ -46,6 +46,11 @@ public struct PipelineOptions: Sendable {
   /// the steadiest camera decide alone (Pose2Sim demo, cam_01/02/03/04: 3.1 / 7.9 / 12.4 / 9.3 px over all
   /// views with noise weights, 5.4 / 6.7 / 8.0 / 6.3 px equal).
   public var equalWeightsAfterRefinement = true
+  /// After a refinement that re-chooses the world frame (every camera refined), level that frame on
+  /// the floor where standing people's feet rest (`FloorContact`, `FloorLevelling`): a tilt and lift of
+  /// the whole rig and scene, which leaves every projection as it is (`reconstruct --no-floor-contact`
+  /// turns it off).
+  public var levelOnFloorContacts = true
   /// Estimate each camera's systematic offset per joint from the match (`DetectorBias`) and, when it is
   /// significant, remove it from the detections and reconstruct again (`reconstruct --keep-detector-bias`
   /// turns it off).

@@ -66,6 +66,9 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "Use the calibration as given even when a camera disagrees with the others (by default its pose is corrected from the match for the run; --refine-calibration also writes the correction).")
   var keepCalibration = false
 
+  @Flag(help: "After a refinement of every camera, keep the world frame the given cameras hold: do not level it on where standing people's feet rest (by default the rig and scene are tilted and lifted as a whole so that those feet stand on z = 0).")
+  var noFloorContact = false
+
   @Flag(help: "With --refine-calibration, refine focal lengths too (without it they are refined when the data supports it).")
   var refineFocal = false
 
@@ -141,6 +144,7 @@ struct Reconstruct: ParsableCommand {
     options.refineFocal = refineFocal
     options.removeDetectorBias = !keepDetectorBias
     options.correctDisagreeingCameras = !keepCalibration
+    options.levelOnFloorContacts = !noFloorContact
     options.estimateSync = !noEstimateSync
     options.viewGateSigmas = viewGate
     options.softBones = !hardBones
