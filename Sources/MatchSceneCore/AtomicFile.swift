@@ -30,13 +30,15 @@ public enum AtomicFile {
   }
 
   /// Removes `.NAME.PID-UUID.tmp` beside `url` whose process has ended, and `.NAME.UUID.tmp` (the
-  /// names of earlier versions, which carried no process id).
+  /// names of earlier versions, which carried no process id). A folder is listed once per process
+  /// (`TemporaryFileScan`): the temporary files found there are kept by destination name and looked up
+  /// at each write, so that writing n files into one folder costs one listing, not n (a 600 s
+  /// simulation writes 36,000 files per camera folder). Files left by runs killed after that listing
+  /// are found by the next process.
   static func removeStale(of url: URL) {
     let folder = url.deletingLastPathComponent()
-    let prefix = ".\(url.lastPathComponent).", suffix = ".tmp"
-    for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    where entry.hasPrefix(prefix) && entry.hasSuffix(suffix) && entry.count > prefix.count + suffix.count {
-      let middle = entry.dropFirst(prefix.count).dropLast(suffix.count)
+    for entry in TemporaryFileScan.shared.entries(in: folder.path, for: url.lastPathComponent) {
+      let middle = entry.dropFirst(url.lastPathComponent.count + 2).dropLast(4)
       let parts = middle.split(separator: "-", maxSplits: 1)
       let stale: Bool
       if UUID(uuidString: String(middle)) != nil {

@@ -24,6 +24,24 @@ final class AtomicFileTests: XCTestCase {
     XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("x.csv"), encoding: .utf8), "whole\n")
   }
 
+  /// Many files written into one folder (a simulation writes 36,000 per camera): each write removes
+  /// the killed runs' temporary files of its own name, found by one listing of the folder, and leaves
+  /// the others' until those are written.
+  func testManyWritesIntoOneFolderRemoveEachNamesStaleFilesAtItsWrite() throws {
+    let folder = try makeTemporaryFolder()
+    let names = (0..<50).map { "frame_\($0).json" }
+    for name in names {
+      try Data("half".utf8).write(to: folder.appendingPathComponent(".\(name).2147483647-\(UUID().uuidString).tmp"))
+    }
+    for (k, name) in names.enumerated() {
+      try AtomicFile.write("{}", to: folder.appendingPathComponent(name))
+      let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
+      XCTAssertEqual(left.count, names.count - k - 1, "after writing \(name)")
+      XCTAssertFalse(left.contains { $0.hasPrefix(".\(name).") }, name)
+    }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), names.sorted())
+  }
+
   /// Pieces emitted one after another make the file; a failure part way leaves the previous file and
   /// no temporary file.
   func testAFileWrittenInPiecesIsWholeOrUntouched() throws {
