@@ -29,7 +29,7 @@ extension PeopleAssociation {
         let depth = camera.camFromWorld.apply(centre).z
         guard depth > 1e-3 else { continue }
         let gatePx = options.maxRayDistance * max(camera.fx, camera.fy) / depth
-        let projected = joints.map { $0.flatMap { camera.project($0) } }
+        let projected = camera.projectJoints(joints)
         for (d, detection) in people[c].enumerated() {
           var distances: [Double] = []
           for (j, pixel) in projected.enumerated() where j < detection.keypoints.count {
