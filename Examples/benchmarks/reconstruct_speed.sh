@@ -17,10 +17,11 @@ runs=${RUNS:-3}
 mkdir -p "$work"
 [ -x "$bin" ] || { echo "no $bin: swift build -c release --product matchscene" >&2; exit 1; }
 
-# One run: prints "wall_s rss_mb" and leaves reconstruct's own output in $work/last.log.
+# One run: prints "wall_s rss_mb cpu_s" (cpu: user + system) and leaves reconstruct's own output in
+# $work/last.log.
 run() {
-  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$bin" reconstruct "$1" -o "$work/out-$2" --force > "$work/last.log"
-  awk '{ printf "%.2f %.0f\n", $1, $2 / 1024 }' "$work/time.txt"
+  /usr/bin/time -f "%e %M %U %S" -o "$work/time.txt" "$bin" reconstruct "$1" -o "$work/out-$2" --force > "$work/last.log"
+  awk '{ printf "%.2f %.0f %.1f\n", $1, $2 / 1024, $3 + $4 }' "$work/time.txt"
 }
 
 declare -A best
@@ -34,16 +35,16 @@ for seconds in 60 600; do
   run "$match" "$seconds" > /dev/null  # warms the page cache
   best[$seconds]=
   for k in $(seq "$runs"); do
-    read -r wall rss < <(run "$match" "$seconds")
-    echo "$seconds s match ($files files), warm run $k: wall $wall s, peak RSS $rss MB"
+    read -r wall rss cpu < <(run "$match" "$seconds")
+    echo "$seconds s match ($files files), warm run $k: wall $wall s, CPU $cpu s, peak RSS $rss MB"
     grep '^Time:' "$work/last.log" | sed 's/^/    /'
     if [ -z "${best[$seconds]}" ] || awk "BEGIN { exit !($wall < ${best[$seconds]}) }"; then best[$seconds]=$wall; fi
   done
   if [ "${COLD:-1}" = 1 ] && [ "$(id -u)" = 0 ]; then
     sync
     echo 3 > /proc/sys/vm/drop_caches
-    read -r wall rss < <(run "$match" "$seconds")
-    echo "$seconds s match, cold (page cache dropped): wall $wall s, peak RSS $rss MB"
+    read -r wall rss cpu < <(run "$match" "$seconds")
+    echo "$seconds s match, cold (page cache dropped): wall $wall s, CPU $cpu s, peak RSS $rss MB"
     grep '^Time:' "$work/last.log" | sed 's/^/    /'
   fi
 done

@@ -13,7 +13,7 @@ public struct ErrorStatistics: Sendable, Codable, Equatable {
       mean = 0; median = 0; p95 = 0; max = 0
       return
     }
-    let sorted = values.sorted()
+    let sorted = sortedDoubles(values)
     mean = sorted.reduce(0, +) / Double(sorted.count)
     median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : 0.5 * (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2])
     p95 = sorted[Swift.min(sorted.count - 1, Int((0.95 * Double(sorted.count)).rounded(.up)) - 1)]

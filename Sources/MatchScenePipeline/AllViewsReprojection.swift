@@ -72,7 +72,7 @@ struct AllViewsReprojection {
       for (c, camera) in match.cameras.enumerated() {
         let detections = match.people(camera: camera.name, frame: frame)
         guard !detections.isEmpty else { continue }
-        let projected = joints.map { $0.flatMap { camera.project($0) } }
+        let projected = camera.projectJoints(joints)
         guard let best = CalibrationEvidence.nearestDetection(
           detections, projected: projected, minConfidence: minConfidence, gatePx: gatePx)
         else { continue }

@@ -67,7 +67,7 @@ struct CalibrationEvidence {
       for (c, camera) in match.cameras.enumerated() {
         let detections = match.people(camera: camera.name, frame: frame)
         guard !detections.isEmpty else { continue }
-        let projected = joints.map { $0.flatMap { camera.project($0) } }
+        let projected = camera.projectJoints(joints)
         guard
           let best = nearestDetection(
             detections, projected: projected, minConfidence: minConfidence, gatePx: gatePx)

@@ -29,18 +29,10 @@ extension PeopleAssociation {
         let depth = camera.camFromWorld.apply(centre).z
         guard depth > 1e-3 else { continue }
         let gatePx = options.maxRayDistance * max(camera.fx, camera.fy) / depth
-        let projected = joints.map { $0.flatMap { camera.project($0) } }
+        let projected = camera.projectJoints(joints)
         for (d, detection) in people[c].enumerated() {
-          var distances: [Double] = []
-          for (j, pixel) in projected.enumerated() where j < detection.keypoints.count {
-            let k = detection.keypoints[j]
-            guard let pixel, k.isDetected, k.confidence >= options.triangulation.minConfidence else { continue }
-            let dx = pixel.x - k.x, dy = pixel.y - k.y
-            distances.append((dx * dx + dy * dy).squareRoot())
-          }
-          guard distances.count >= 3 else { continue }
-          distances.sort()
-          let median = distances[distances.count / 2]
+          guard let median = medianPixelDistance(projected, detection, minConfidence: options.triangulation.minConfidence)
+          else { continue }
           if median <= gatePx { candidates.append((median, p, d)) }
         }
       }
@@ -68,5 +60,38 @@ extension PeopleAssociation {
       out.append(PersonCluster(members: cluster.members.reduce(into: [:]) { $0[$1.key] = left[$1.key][$1.value] }))
     }
     return out == clusters ? nil : out
+  }
+
+  /// The upper median of the pixel distances between a pose's projected joints and a detection's
+  /// keypoints (detected, at `minConfidence` or more), over at least three joints; nil with fewer. The
+  /// distances are sorted in a stack buffer; a NaN distance, where the order of a sort could matter,
+  /// takes the array sort of the distances in joint order.
+  static func medianPixelDistance(
+    _ projected: [SIMD2<Double>?], _ detection: PersonDetection2D, minConfidence: Double
+  ) -> Double? {
+    func distances(_ emit: (Double) -> Void) {
+      for (j, pixel) in projected.enumerated() where j < detection.keypoints.count {
+        let k = detection.keypoints[j]
+        guard let pixel, k.isDetected, k.confidence >= minConfidence else { continue }
+        let dx = pixel.x - k.x, dy = pixel.y - k.y
+        emit((dx * dx + dy * dy).squareRoot())
+      }
+    }
+    return withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, projected.count)) { sorted in
+      var n = 0, unordered = false
+      distances { x in
+        if x.isNaN { unordered = true }
+        var k = n
+        while k > 0, sorted[k - 1] > x { sorted[k] = sorted[k - 1]; k -= 1 }
+        sorted[k] = x
+        n += 1
+      }
+      guard n >= 3 else { return nil }
+      guard unordered else { return sorted[n / 2] }
+      var inOrder: [Double] = []
+      distances { inOrder.append($0) }
+      inOrder.sort()
+      return inOrder[n / 2]
+    }
   }
 }

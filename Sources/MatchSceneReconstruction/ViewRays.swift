@@ -43,14 +43,33 @@ struct ViewRays {
 
   /// Median ray distance between person `a` here and person `b` of `other`, over joints both saw;
   /// nil when they share fewer than `minShared` joints.
+  /// The distances are sorted in a stack buffer (insertion sort: one per joint); a NaN distance, where
+  /// the order of a sort could matter, takes the array sort.
   func distance(person a: Int, to other: ViewRays, person b: Int, minShared: Int) -> Double? {
-    var d: [Double] = []
     let ra = directions[a], rb = other.directions[b]
-    for j in 0..<min(ra.count, rb.count) {
-      if let da = ra[j], let db = rb[j] { d.append(Self.lineDistance(origin, da, other.origin, db)) }
+    let joints = min(ra.count, rb.count)
+    return withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, joints)) { d in
+      var n = 0, unordered = false
+      for j in 0..<joints {
+        guard let da = ra[j], let db = rb[j] else { continue }
+        let x = Self.lineDistance(origin, da, other.origin, db)
+        if x.isNaN { unordered = true }
+        var k = n
+        while k > 0, d[k - 1] > x { d[k] = d[k - 1]; k -= 1 }
+        d[k] = x
+        n += 1
+      }
+      guard n >= minShared else { return nil }
+      if unordered {
+        // The array sort of the distances in joint order.
+        var sorted: [Double] = []
+        for j in 0..<joints {
+          if let da = ra[j], let db = rb[j] { sorted.append(Self.lineDistance(origin, da, other.origin, db)) }
+        }
+        sorted.sort()
+        return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2])
+      }
+      return n % 2 == 1 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2])
     }
-    guard d.count >= minShared else { return nil }
-    d.sort()
-    return d.count % 2 == 1 ? d[d.count / 2] : 0.5 * (d[d.count / 2 - 1] + d[d.count / 2])
   }
 }

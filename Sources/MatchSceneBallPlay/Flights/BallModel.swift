@@ -17,37 +17,73 @@ public struct BallModel: Sendable, Equatable {
 
   /// State after `dt` seconds from (p, v), in RK4 steps of at most `step` seconds. `dt` may be negative.
   public func advance(_ p: SIMD3<Double>, _ v: SIMD3<Double>, by dt: Double, step: Double = 1.0 / 480) -> (SIMD3<Double>, SIMD3<Double>) {
-    let n = max(1, Int((abs(dt) / step).rounded(.up)))
-    let h = dt / Double(n)
+    let (n, h) = Self.steps(dt, step)
     var p = p, v = v
     for _ in 0..<n {
-      let k1v = acceleration(v), k1p = v
-      let k2v = acceleration(v + 0.5 * h * k1v), k2p = v + 0.5 * h * k1v
-      let k3v = acceleration(v + 0.5 * h * k2v), k3p = v + 0.5 * h * k2v
-      let k4v = acceleration(v + h * k3v), k4p = v + h * k3v
-      p += h / 6 * (k1p + 2 * k2p + 2 * k3p + k4p)
-      v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)
+      let (dp, dv) = increments(v, h)
+      p += dp
+      v += dv
     }
     return (p, v)
   }
 
+  /// The number of equal RK4 steps `advance` takes for `dt`, and their length.
+  @inline(__always)
+  static func steps(_ dt: Double, _ step: Double) -> (Int, Double) {
+    let n = max(1, Int((abs(dt) / step).rounded(.up)))
+    return (n, dt / Double(n))
+  }
+
+  /// One classical RK4 step of length `h` from velocity `v`: the changes of position and velocity.
+  /// Neither depends on the position (the acceleration does not), which `positions(from:_:at:order:shiftedBy:)`
+  /// relies on.
+  @inline(__always)
+  func increments(_ v: SIMD3<Double>, _ h: Double) -> (SIMD3<Double>, SIMD3<Double>) {
+    let k1v = acceleration(v), k1p = v
+    let k2v = acceleration(v + 0.5 * h * k1v), k2p = v + 0.5 * h * k1v
+    let k3v = acceleration(v + 0.5 * h * k2v), k3p = v + 0.5 * h * k2v
+    let k4v = acceleration(v + h * k3v), k4p = v + h * k3v
+    return (h / 6 * (k1p + 2 * k2p + 2 * k3p + k4p), h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v))
+  }
+
   /// Positions at `times` (seconds relative to the state's time), from one integration pass.
   public func positions(from p0: SIMD3<Double>, _ v0: SIMD3<Double>, at times: [Double]) -> [SIMD3<Double>] {
+    positions(from: p0, v0, at: times, order: Self.timeOrder(times), shiftedBy: nil).positions
+  }
+
+  /// The indices of `times` in ascending order of time, as `positions(from:_:at:)` visits them.
+  static func timeOrder(_ times: [Double]) -> [Int] { times.indices.sorted { times[$0] < times[$1] } }
+
+  /// `positions(from:_:at:)` with the visiting order given and, when `shift` is set, also the flights
+  /// that start `shift` metres further along each axis: lane k of `shifted[i]` is the k-th coordinate
+  /// at `times[i]` of the flight from `p0 + shift·e_k`. Its other coordinates are those of `positions[i]`,
+  /// bit for bit, because a step's increments do not depend on the position; so a finite-difference
+  /// Jacobian in the start position needs no integration of its own, and its values are exactly those
+  /// of integrating each shifted start (the same additions in the same order).
+  func positions(
+    from p0: SIMD3<Double>, _ v0: SIMD3<Double>, at times: [Double], order: [Int], shiftedBy shift: Double?
+  ) -> (positions: [SIMD3<Double>], shifted: [SIMD3<Double>]) {
     // Integrate forward and backward from t = 0 in sorted order, reusing the state.
     var out = [SIMD3<Double>](repeating: .zero, count: times.count)
-    let order = times.indices.sorted { times[$0] < times[$1] }
-    var forward: (t: Double, p: SIMD3<Double>, v: SIMD3<Double>) = (0, p0, v0)
-    for i in order where times[i] >= 0 {
-      (forward.p, forward.v) = advance(forward.p, forward.v, by: times[i] - forward.t)
-      forward.t = times[i]
-      out[i] = forward.p
+    var shifted = [SIMD3<Double>](repeating: .zero, count: shift == nil ? 0 : times.count)
+    let start = p0 + SIMD3(repeating: shift ?? 0)
+    for forward in [true, false] {
+      var t = 0.0, p = p0, v = v0, ps = start
+      for j in order.indices {
+        let i = forward ? order[j] : order[order.count - 1 - j]
+        guard (times[i] >= 0) == forward else { continue }
+        let (n, h) = Self.steps(times[i] - t, 1.0 / 480)
+        for _ in 0..<n {
+          let (dp, dv) = increments(v, h)
+          p += dp
+          v += dv
+          if shift != nil { ps += dp }
+        }
+        t = times[i]
+        out[i] = p
+        if shift != nil { shifted[i] = ps }
+      }
     }
-    var backward: (t: Double, p: SIMD3<Double>, v: SIMD3<Double>) = (0, p0, v0)
-    for i in order.reversed() where times[i] < 0 {
-      (backward.p, backward.v) = advance(backward.p, backward.v, by: times[i] - backward.t)
-      backward.t = times[i]
-      out[i] = backward.p
-    }
-    return out
+    return (out, shifted)
   }
 }

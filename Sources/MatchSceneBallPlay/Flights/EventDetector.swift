@@ -98,10 +98,15 @@ public struct EventDetector: Sendable {
       guard !lifts.isEmpty else { return false }
       return lifts.reduce(0, +) / Double(lifts.count) >= options.minimumHop / 2
     }
-    for (a, b) in zip(flights, flights.dropFirst()) {
-      guard b.frames.lowerBound - a.frames.upperBound <= Int(0.3 * fps) + 1 else { continue }
-      guard flies(a), flies(b) else { continue }
-      let (t, position) = meetingPoint(a, b, fps: fps)
+    // The consecutive pairs that may meet at a contact, and their meeting points, found in parallel
+    // before the (order-dependent) loop below; each exactly as computed alone.
+    let meets = zip(flights, flights.dropFirst()).map { a, b in
+      b.frames.lowerBound - a.frames.upperBound <= Int(0.3 * fps) + 1 && flies(a) && flies(b)
+    }
+    let meeting = try! parallelMap(meets.indices.filter { meets[$0] }) { i in (i, meetingPoint(flights[i], flights[i + 1], fps: fps)) }
+    let meetingPoints = Dictionary(uniqueKeysWithValues: meeting)
+    for (i, (a, b)) in zip(flights, flights.dropFirst()).enumerated() {
+      guard let (t, position) = meetingPoints[i] else { continue }
       let frame = Int((t * fps).rounded())
       let vBefore = a.velocity(at: t), vAfter = b.velocity(at: t)
       let speed = length(vAfter)

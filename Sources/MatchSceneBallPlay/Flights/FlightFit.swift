@@ -53,28 +53,45 @@ public enum FlightFit {
       v[axis] = (n * sty - st * sy) / det
     }
     var params = [p.x, p.y, p.z, v.x, v.y, v.z]
-    func residuals(_ q: [Double]) -> [Double] {
-      let predicted = model.positions(from: SIMD3(q[0], q[1], q[2]), SIMD3(q[3], q[4], q[5]), at: times)
-      var r: [Double] = []
+    let order = BallModel.timeOrder(times)
+    let positionStep = 1e-6, velocityStep = 1e-5
+    /// The residuals at `q` and, entry 3i + k, those of axis k with the start moved `positionStep`
+    /// along axis k (the other axes' residuals do not change: `BallModel.positions(…shiftedBy:)`).
+    func residuals(_ q: [Double], shifted: Bool) -> (r: [Double], shifted: [Double]) {
+      let predicted = model.positions(
+        from: SIMD3(q[0], q[1], q[2]), SIMD3(q[3], q[4], q[5]), at: times, order: order,
+        shiftedBy: shifted ? positionStep : nil)
+      var r: [Double] = [], rs: [Double] = []
       r.reserveCapacity(3 * samples.count)
+      if shifted { rs.reserveCapacity(3 * samples.count) }
       for (i, s) in samples.enumerated() {
-        let d = predicted[i] - s.position
+        let d = predicted.positions[i] - s.position
         r.append(d.x)
         r.append(d.y)
         r.append(d.z)
+        if shifted {
+          let ds = predicted.shifted[i] - s.position
+          rs.append(ds.x)
+          rs.append(ds.y)
+          rs.append(ds.z)
+        }
       }
-      return r
+      return (r, rs)
     }
-    var r = residuals(params)
+    var (r, rShifted) = residuals(params, shifted: iterations > 0)
     var cost = r.map { $0 * $0 }.reduce(0, +)
     for _ in 0..<iterations {
-      // Jacobian by forward differences.
+      // Jacobian by forward differences; the position columns from the shifted residuals.
       var J = [[Double]](repeating: [], count: 6)
-      for k in 0..<6 {
+      for k in 0..<3 {
+        J[k] = (0..<r.count).map { e in
+          (e % 3 == k ? rShifted[e] - r[e] : r[e] - r[e]) / positionStep
+        }
+      }
+      for k in 3..<6 {
         var q = params
-        let h = k < 3 ? 1e-6 : 1e-5
-        q[k] += h
-        J[k] = zip(residuals(q), r).map { ($0 - $1) / h }
+        q[k] += velocityStep
+        J[k] = zip(residuals(q, shifted: false).r, r).map { ($0 - $1) / velocityStep }
       }
       // Normal equations (6×6), solved by Gaussian elimination with partial pivoting.
       var A = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 6)
@@ -92,11 +109,12 @@ public enum FlightFit {
       }
       guard let step = solve(A, b) else { break }
       let candidate = zip(params, step).map(+)
-      let rc = residuals(candidate)
+      let (rc, rcShifted) = residuals(candidate, shifted: true)
       let cc = rc.map { $0 * $0 }.reduce(0, +)
       if cc >= cost { break }
       params = candidate
       r = rc
+      rShifted = rcShifted
       let improvement = cost - cc
       cost = cc
       if improvement < 1e-12 { break }

@@ -17,9 +17,32 @@ public struct HampelFilter: Sendable {
   }
 
   /// Indices of outliers among the present (non-nil) samples; windows skip missing samples.
-  /// Each window is sorted in a stack buffer (insertion sort: a window is a dozen samples), allocating
-  /// nothing per sample.
+  /// The window is kept sorted in a stack buffer as it slides (one insertion and one removal per
+  /// sample), and the median absolute deviation is read off it by merging outward from the median,
+  /// allocating nothing per sample. The figures are those of sorting each window afresh, bit for bit
+  /// (a sorted window holds the same values in either case; a sample that is not finite, where the
+  /// order of equal-comparing values could matter, takes that path).
   public func outliers(_ x: [Double?]) -> [Int] {
+    guard x.allSatisfy({ $0?.isFinite ?? true }) else { return outliersSortingEachWindow(x) }
+    var out: [Int] = []
+    let half = max(0, halfWindow)
+    withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * half + 1) { window in
+      var n = 0
+      for k in 0..<min(half, x.count) { if let v = x[k] { Self.insert(v, into: window, count: &n) } }
+      for i in x.indices {
+        if i - half - 1 >= 0, let v = x[i - half - 1] { Self.remove(v, from: window, count: &n) }
+        if i + half < x.count, let v = x[i + half] { Self.insert(v, into: window, count: &n) }
+        guard let xi = x[i], n >= 3 else { continue }
+        let med = n % 2 == 1 ? window[n / 2] : 0.5 * (window[n / 2 - 1] + window[n / 2])
+        let mad = 1.4826 * Self.medianDeviation(ofSorted: window, count: n, from: med)
+        if abs(xi - med) > max(threshold * mad, floor) { out.append(i) }
+      }
+    }
+    return out
+  }
+
+  /// `outliers(_:)` sorting each window afresh (insertion sort of a dozen samples).
+  func outliersSortingEachWindow(_ x: [Double?]) -> [Int] {
     var out: [Int] = []
     let width = 2 * max(0, halfWindow) + 1
     withUnsafeTemporaryAllocation(of: Double.self, capacity: width) { window in
@@ -39,6 +62,44 @@ public struct HampelFilter: Sendable {
       }
     }
     return out
+  }
+
+  /// Inserts `v` into the ascending first `count` values of `w`.
+  static func insert(_ v: Double, into w: UnsafeMutableBufferPointer<Double>, count: inout Int) {
+    var k = count
+    while k > 0, w[k - 1] > v { w[k] = w[k - 1]; k -= 1 }
+    w[k] = v
+    count += 1
+  }
+
+  /// Removes one value with `v`'s bits from the ascending first `count` values of `w` (it must be there).
+  static func remove(_ v: Double, from w: UnsafeMutableBufferPointer<Double>, count: inout Int) {
+    var k = 0
+    while k < count - 1, w[k].bitPattern != v.bitPattern { k += 1 }
+    while k < count - 1 { w[k] = w[k + 1]; k += 1 }
+    count -= 1
+  }
+
+  /// The median of `|w[k] − med|` over the ascending, finite first `count` values of `w`: the
+  /// deviations grow outward from `med` on both sides, so merging the two runs reaches the middle
+  /// without sorting (rounding is monotonic, so the runs stay ordered in floating point).
+  static func medianDeviation(ofSorted w: UnsafeMutableBufferPointer<Double>, count n: Int, from med: Double) -> Double {
+    var right = 0
+    while right < n, w[right] < med { right += 1 }
+    var left = right - 1
+    var previous = 0.0, current = 0.0
+    for _ in 0...(n / 2) {
+      previous = current
+      let takeLeft = left >= 0 && (right >= n || abs(w[left] - med) <= abs(w[right] - med))
+      if takeLeft {
+        current = abs(w[left] - med)
+        left -= 1
+      } else {
+        current = abs(w[right] - med)
+        right += 1
+      }
+    }
+    return n % 2 == 1 ? current : 0.5 * (previous + current)
   }
 
   /// The median of the first `count` values of `v`, which are sorted in place (the same value as
