@@ -258,6 +258,18 @@ public struct Reconstructor: Sendable {
       candidates: { i in self.match.cameras.map { self.match.balls(camera: $0.name, frame: range.lowerBound + i) } },
       cameras: match.cameras, inlierPx: options.ballInlierPx)
     var ballTrack = motion.makeTrack(id: "ball", kind: .ball)
+    // `views.csv`'s rows (one per joint in the motion) and the report's error lists are sized first,
+    // so that a 10-minute match's ~1.2 million rows are one buffer of their size, not one grown by
+    // doubling (up to twice the size, the old and new buffers side by side while it grows: this is
+    // where the run's memory peaks). In a block of its own: the lazy view holds `assigned`, whose
+    // frames are let go one by one below.
+    do {
+      let keptPoses = assigned.lazy.joined().filter { name[$0.0].map { trackIndex[$0] != nil } == true }.map(\.1)
+      var rows = 0
+      for pose in keptPoses { for joint in pose.joints where joint != nil { rows += 1 } }
+      viewsUsed.rows.reserveCapacity(viewsUsed.rows.count + rows)
+      report.reserve(for: keptPoses)
+    }
     for i in assigned.indices {
       let people = assigned[i]
       assigned[i] = []
