@@ -185,29 +185,6 @@ struct ReportBuilder {
     }
   }
 
-  /// Makes room in the error lists for what `add(track:frame:pose:)` of each of `poses` appends, so
-  /// that a long match's lists (millions of errors) are not grown by doubling: up to twice their size,
-  /// with the old and new buffers side by side at each step.
-  mutating func reserve(for poses: some Sequence<Pose3D>) {
-    var perJoint = Array(repeating: 0, count: jointErrors.count)
-    var perUsed = Array(repeating: 0, count: used.count), perRejected = Array(repeating: 0, count: rejected.count)
-    for pose in poses {
-      for (j, joint) in pose.joints.enumerated() where joint != nil && j < perJoint.count {
-        perJoint[j] += 1
-        guard (j + 1) * pose.cameraCount <= pose.viewErrors.count else { continue }
-        for c in 0..<min(pose.cameraCount, perUsed.count) {
-          guard let view = pose.viewErrors[j * pose.cameraCount + c] else { continue }
-          if view.used { perUsed[c] += 1 } else { perRejected[c] += 1 }
-        }
-      }
-    }
-    for j in perJoint.indices { jointErrors[j].reserveCapacity(jointErrors[j].count + perJoint[j]) }
-    for c in perUsed.indices {
-      used[c].reserveCapacity(used[c].count + perUsed[c])
-      rejected[c].reserveCapacity(rejected[c].count + perRejected[c])
-    }
-  }
-
   mutating func add(ball: TrackPoint) {
     note(track: ball.track, frame: ball.frame, kind: .ball)
     ballErrors.append(ball.reprojectionPx)

@@ -258,19 +258,13 @@ public struct Reconstructor: Sendable {
       candidates: { i in self.match.cameras.map { self.match.balls(camera: $0.name, frame: range.lowerBound + i) } },
       cameras: match.cameras, inlierPx: options.ballInlierPx)
     var ballTrack = motion.makeTrack(id: "ball", kind: .ball)
-    // `views.csv`'s rows (one per joint in the motion) and the report's error lists are sized first,
-    // so that a 10-minute match's ~1.2 million rows are one buffer of their size, not one grown by
-    // doubling (up to twice the size, the old and new buffers side by side while it grows: this is
-    // where the run's memory peaks). In a block of its own: the lazy view holds `assigned`, whose
-    // frames are let go one by one below.
-    do {
-      let keptPoses = assigned.lazy.joined().filter { name[$0.0].map { trackIndex[$0] != nil } == true }.map(\.1)
-      var rows = 0
-      for pose in keptPoses { for joint in pose.joints where joint != nil { rows += 1 } }
-      viewsUsed.rows.reserveCapacity(viewsUsed.rows.count + rows)
-      report.reserve(for: keptPoses)
-    }
+    // The poses are let go frame by frame as they go into the motion; glibc keeps what is freed for
+    // reuse, so each eighth of the frames it is given back to the system (`returnFreedMemory`):
+    // otherwise a 10-minute match holds its ~250 MB of poses and the motion, `views.csv`'s rows and
+    // the report's lists at once, the peak of the whole run.
+    let trimEvery = max(1, assigned.count / 8)
     for i in assigned.indices {
+      if i > 0 && i % trimEvery == 0 { returnFreedMemory() }
       let people = assigned[i]
       assigned[i] = []
       let frame = range.lowerBound + i
