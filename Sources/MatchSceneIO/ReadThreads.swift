@@ -98,7 +98,15 @@ enum ReadThreads {
 
     /// The results in order (moved out), or the first error.
     func finish() throws -> [R] {
-      if let error { throw error }
+      if let error {
+        // The results built before the failure are released now, not whenever the last thread lets
+        // go of this object.
+        for i in 0..<items.count where filled[i] {
+          (results + i).deinitialize(count: 1)
+          filled[i] = false
+        }
+        throw error
+      }
       let n = items.count
       guard n > 0 else { return [] }
       let out = [R](unsafeUninitializedCapacity: n) { buffer, count in
