@@ -92,7 +92,7 @@ public enum OpenPoseFolder {
       }
     }
     let count = skeleton.count
-    let parsed = try parallelMap(jobs) { job in try readFileUnlessBlank(path: job.path, keypointCount: count) }
+    let parsed = try ReadThreads.map(jobs) { job in try readFileUnlessBlank(path: job.path, keypointCount: count) }
     var fileOfFrame: [String: [Int: (name: String, hasPeople: Bool)]] = [:]
     for (job, people) in zip(jobs, parsed) {
       func skip(_ why: String) { diagnostics.append(Diagnostic(.warning, InputError(file: job.path, "\(why); skipped"))) }

@@ -77,6 +77,8 @@ public struct MatchPipeline: Sendable {
     let zones = options.analysis ? try zones(folder: folder) : []
     // `match` keeps the only reference to the detections, so that they can be let go below.
     loaded.match.detections = [:]
+    // The files' bytes and parse buffers, freed between the detections kept, back to the system.
+    returnFreedMemory()
     clock.lap("read")
     var options = self.options
     if let gate = options.viewGateSigmas ?? match.viewGateSigmas { options.reconstruction.viewGateSigmas = gate > 0 ? gate : nil }

@@ -107,7 +107,7 @@ extension MatchResult {
     }
     if let viewsUsed {
       jobs.append(Writer { [self] in
-        try AtomicFile.write(viewsUsed.csv(skeleton: motion.skeleton), to: staging.appendingPathComponent("views.csv"))
+        try viewsUsed.writeCSV(to: staging.appendingPathComponent("views.csv"), skeleton: motion.skeleton)
         return [("views.csv", nil)]
       })
     }

@@ -258,7 +258,13 @@ public struct Reconstructor: Sendable {
       candidates: { i in self.match.cameras.map { self.match.balls(camera: $0.name, frame: range.lowerBound + i) } },
       cameras: match.cameras, inlierPx: options.ballInlierPx)
     var ballTrack = motion.makeTrack(id: "ball", kind: .ball)
+    // The poses are let go frame by frame as they go into the motion; glibc keeps what is freed for
+    // reuse, so each eighth of the frames it is given back to the system (`returnFreedMemory`):
+    // otherwise a 10-minute match holds its ~250 MB of poses and the motion, `views.csv`'s rows and
+    // the report's lists at once, the peak of the whole run.
+    let trimEvery = max(1, assigned.count / 8)
     for i in assigned.indices {
+      if i > 0 && i % trimEvery == 0 { returnFreedMemory() }
       let people = assigned[i]
       assigned[i] = []
       let frame = range.lowerBound + i

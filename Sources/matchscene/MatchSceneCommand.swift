@@ -16,4 +16,11 @@ struct MatchSceneCommand: ParsableCommand {
       Simulate.self, Reconstruct.self, LocateVenue.self, Evaluate.self, View.self, Overlay.self, Benchmark.self,
       Form.self, Clip.self, Sessions.self, Compare.self, Batch.self, DrillCommand.self,
     ])
+
+  /// Caps glibc's malloc arenas before any thread starts (see `limitMallocArenas`), then runs the
+  /// command as `ParsableCommand.main` does.
+  static func main() {
+    limitMallocArenas()
+    main(nil)
+  }
 }
