@@ -15,11 +15,12 @@ public struct AnalysisOptions: Sendable {
   public var events = EventDetectionOptions()
   /// When the ball counts as at rest (`ball_at_rest` events, for every sport).
   public var ballAtRest = BallRestOptions()
-  /// When set, each flight's reported positions come from `flightRefit(flight, span)` (span: the frames
-  /// of the observations its fit kept, after `BallFlightEnds`), e.g. the flight fitted to each camera's
-  /// detections at its own instants on a rig that is not synchronised (`AsynchronousFlightFit`). Events
-  /// are found on the flights as segmented.
-  public var flightRefit: (@Sendable (_ flight: BallFlight, _ span: ClosedRange<Int>) -> BallFlight)?
+  /// When set, each flight's reported positions come from `flightRefit(flight, span, ends)` (span: the
+  /// frames of the observations its fit kept; ends: the end frames `BallFlightEnds` trimmed), which
+  /// returns the flight and the end frames still to be reported as observed — e.g. the flight fitted to
+  /// each camera's detections at its own instants on a rig that is not synchronised
+  /// (`AsynchronousFlightFit`). Events are found on the flights as segmented.
+  public var flightRefit: (@Sendable (_ flight: BallFlight, _ span: ClosedRange<Int>, _ ends: Set<Int>) -> (BallFlight, Set<Int>))?
   public init() {}
 }
 
@@ -134,7 +135,7 @@ public struct MatchAnalyzer: Sendable {
   /// is fitted again without them (`BallFlightEnds`).
   static func replacingBall(
     _ observed: MotionTrack, flights: [BallFlight], fps: Double,
-    refit: ((BallFlight, ClosedRange<Int>) -> BallFlight)? = nil, keep: (Int, Bool) -> Bool
+    refit: ((BallFlight, ClosedRange<Int>, Set<Int>) -> (BallFlight, Set<Int>))? = nil, keep: (Int, Bool) -> Bool
   ) -> MotionTrack {
     var out = observed
     out.samples = Array(repeating: .missing, count: observed.samples.count)
@@ -143,7 +144,7 @@ public struct MatchAnalyzer: Sendable {
       var (flight, ends) = BallFlightEnds.trimmed(whole, observed: observed, fps: fps)
       if let refit {
         let kept = flight.frames.filter { !ends.contains($0) && observed.frames.contains($0) && observed[joint: 0, frame: $0].isPresent }
-        if let first = kept.first, let last = kept.last { flight = refit(flight, first...last) }
+        if let first = kept.first, let last = kept.last { (flight, ends) = refit(flight, first...last, ends) }
       }
       for frame in flight.frames where observed.frames.contains(frame) && keep(frame, true) && !ends.contains(frame) {
         let seen = observed[joint: 0, frame: frame]

@@ -31,6 +31,8 @@ public struct AsynchronousFlightFit: Sendable {
   }
 
   var views: [View]
+  /// The cameras whose detections were resampled at a phase (their clocks may be refined).
+  public var phased: Set<String>
   /// Venue to calibration world (the analysis runs in venue coordinates).
   public var worldFromVenue: RigidTransform
   public var fps: Double
@@ -40,6 +42,9 @@ public struct AsynchronousFlightFit: Sendable {
   public var minObservations = 8
   /// A refit that moves the flight at one of its frames by more than this is refused (metres).
   public var maxChange = 0.03
+  /// A trimmed end frame is reported on the refitted flight when every camera's detection nearest to it
+  /// lies within this many robust scales of the flight's projection.
+  public var endGateScales = 3.0
 
   /// - Parameters:
   ///   - rawBalls: each camera's ball candidates by its own frame number, as read (not resampled).
@@ -51,6 +56,7 @@ public struct AsynchronousFlightFit: Sendable {
   ) {
     self.worldFromVenue = worldFromVenue
     self.fps = fps
+    phased = Set(phases.keys)
     views = cameras.compactMap { camera in
       guard let balls = rawBalls[camera.name], !balls.isEmpty else { return nil }
       let shift = Double(frameOffsets[camera.name] ?? 0) + (phases[camera.name] ?? 0)
@@ -65,23 +71,41 @@ public struct AsynchronousFlightFit: Sendable {
   /// unchanged when too few detections (fewer than `minObservations`, or one camera) fit it, or when the
   /// refit would move it by more than `maxChange` at a frame of `span`.
   public func refit(_ flight: BallFlight, span: ClosedRange<Int>) -> BallFlight {
-    let lo = Double(span.lowerBound), hi = Double(span.upperBound)
-    var cams: [Int] = [], times: [Double] = [], pixels: [SIMD2<Double>] = []
-    for (c, view) in views.enumerated() {
-      var i = lowerBound(view.instants, lo)
-      while i < view.instants.count, view.instants[i] <= hi {
-        defer { i += 1 }
-        let t = view.instants[i] / fps
-        guard let predicted = view.camera.project(worldFromVenue.apply(flight.position(at: t))) else { continue }
-        guard let nearest = view.candidates[i].min(by: { norm($0 - predicted) < norm($1 - predicted) }),
-          norm(nearest - predicted) <= gatePx
+    fitted(flight, span: span)?.flight ?? flight
+  }
+
+  /// `refit(_:span:)`, and of the flight's trimmed end frames (`ends`, which `BallFlightEnds` took out
+  /// as lying past a contact on the triangulated ball) those still to be reported as observed. An end
+  /// frame is reported on the refitted flight instead when, at the detection of every camera nearest to
+  /// it in time (its instant within half a frame), the refitted flight's projection lies within
+  /// `endGateScales` robust scales (1.4826 × the median reprojection distance of the refit) of a
+  /// candidate, in at least two cameras: every camera then sees the ball on this side of the contact.
+  /// Under unsynchronised cameras the triangulation at such a frame mixes instants, a resampled
+  /// detection on each side of the contact; the flight does not.
+  public func refit(_ flight: BallFlight, span: ClosedRange<Int>, ends: Set<Int>) -> (BallFlight, Set<Int>) {
+    guard let fit = fitted(flight, span: span) else { return (flight, ends) }
+    let out = fit.flight, gate = endGateScales * fit.scale
+    let observed = ends.filter { frame in
+      var seen = 0
+      for view in views {
+        let i = nearest(view.instants, Double(frame))
+        guard i < view.instants.count, abs(view.instants[i] - Double(frame)) <= 0.5 else { continue }
+        guard let predicted = view.camera.project(worldFromVenue.apply(out.position(at: view.instants[i] / fps))),
+          let miss = view.candidates[i].map({ norm($0 - predicted) }).min()
         else { continue }
-        cams.append(c)
-        times.append(t - flight.referenceTime)
-        pixels.append(nearest)
+        if miss > gate { return true }
+        seen += 1
       }
+      return seen < 2
     }
-    guard times.count >= minObservations, Set(cams).count >= 2 else { return flight }
+    return (out, observed)
+  }
+
+  /// The refitted flight and its robust reprojection scale (1.4826 × the median distance, at least
+  /// half a pixel), nil when unchanged.
+  func fitted(_ flight: BallFlight, span: ClosedRange<Int>) -> (flight: BallFlight, scale: Double)? {
+    let (cams, times, pixels) = evidence(flight, span: span)
+    guard times.count >= minObservations, Set(cams).count >= 2 else { return nil }
 
     func residuals(_ q: [Double]) -> [SIMD2<Double>]? {
       let positions = flight.model.positions(from: SIMD3(q[0], q[1], q[2]), SIMD3(q[3], q[4], q[5]), at: times)
@@ -95,7 +119,7 @@ public struct AsynchronousFlightFit: Sendable {
     }
     // The Huber scale from the starting residuals (1.4826 × the median distance), at least half a pixel.
     let start = [flight.position.x, flight.position.y, flight.position.z, flight.velocity.x, flight.velocity.y, flight.velocity.z]
-    guard var r = residuals(start) else { return flight }
+    guard var r = residuals(start) else { return nil }
     let sorted = r.map(norm).sorted()
     let huber = 1.345 * max(0.5, 1.4826 * sorted[sorted.count / 2])
     func weight(_ e: SIMD2<Double>) -> Double { let d = norm(e); return d <= huber ? 1 : huber / d }
@@ -104,14 +128,7 @@ public struct AsynchronousFlightFit: Sendable {
     }
     var params = start, current = cost(r), lambda = 1e-3
     for _ in 0..<15 {
-      var J = [[SIMD2<Double>]](repeating: [], count: 6)
-      for k in 0..<6 {
-        var q = params
-        let h = k < 3 ? 1e-6 : 1e-5
-        q[k] += h
-        guard let rk = residuals(q) else { return flight }
-        J[k] = zip(rk, r).map { ($0 - $1) / h }
-      }
+      guard let J = jacobian(params, at: r, residuals) else { return nil }
       var A = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 6)
       var b = [Double](repeating: 0, count: 6)
       for n in r.indices {
@@ -146,7 +163,52 @@ public struct AsynchronousFlightFit: Sendable {
     out.velocity = SIMD3(params[3], params[4], params[5])
     var moved = 0.0
     for frame in span { moved = max(moved, length(out.position(at: Double(frame) / fps) - flight.position(at: Double(frame) / fps))) }
-    if moved > maxChange { return flight }
+    if moved > maxChange { return nil }
+    let distances = r.map(norm).sorted()
+    return (out, max(0.5, 1.4826 * distances[distances.count / 2]))
+  }
+
+  /// Every camera's candidate nearest to the flight's projection at each of its instants within `span`
+  /// (match frames), when within `gatePx`: the camera's index, the instant (seconds from the flight's
+  /// reference time) and the pixel.
+  func evidence(_ flight: BallFlight, span: ClosedRange<Int>) -> (cams: [Int], times: [Double], pixels: [SIMD2<Double>]) {
+    let lo = Double(span.lowerBound), hi = Double(span.upperBound)
+    var cams: [Int] = [], times: [Double] = [], pixels: [SIMD2<Double>] = []
+    for (c, view) in views.enumerated() {
+      var i = lowerBound(view.instants, lo)
+      while i < view.instants.count, view.instants[i] <= hi {
+        defer { i += 1 }
+        let t = view.instants[i] / fps
+        guard let predicted = view.camera.project(worldFromVenue.apply(flight.position(at: t))) else { continue }
+        guard let nearest = view.candidates[i].min(by: { norm($0 - predicted) < norm($1 - predicted) }),
+          norm(nearest - predicted) <= gatePx
+        else { continue }
+        cams.append(c)
+        times.append(t - flight.referenceTime)
+        pixels.append(nearest)
+      }
+    }
+    return (cams, times, pixels)
+  }
+
+  /// The index of `sorted` whose value is nearest to `x` (`sorted.count` when empty).
+  func nearest(_ sorted: [Double], _ x: Double) -> Int {
+    let i = lowerBound(sorted, x)
+    if i > 0 && (i == sorted.count || x - sorted[i - 1] < sorted[i] - x) { return i - 1 }
+    return i
+  }
+
+  /// The derivatives of `f` (pixel vectors) with respect to each of the flight's 6 parameters
+  /// (position, velocity) at `q`, where `f(q)` is `base`, by forward differences; nil when `f` fails.
+  func jacobian(_ q: [Double], at base: [SIMD2<Double>], _ f: ([Double]) -> [SIMD2<Double>]?) -> [[SIMD2<Double>]]? {
+    var out = [[SIMD2<Double>]](repeating: [], count: 6)
+    for k in 0..<6 {
+      var shifted = q
+      let h = k < 3 ? 1e-6 : 1e-5
+      shifted[k] += h
+      guard let moved = f(shifted) else { return nil }
+      out[k] = zip(moved, base).map { ($0 - $1) / h }
+    }
     return out
   }
 

@@ -286,7 +286,12 @@ public struct MatchPipeline: Sendable {
     guard options.analysis else { return (motion, []) }
     let table = try sport.tableGeometry()
     var analysisOptions = options.analysisOptions
-    if let flightRefit { analysisOptions.flightRefit = { flightRefit.refit($0, span: $1) } }
+    if let flightRefit {
+      let fit = refiningClocks(
+        flightRefit, motion: motion, sport: sport, table: table, segmentation: analysisOptions.segmentation, folder: folder,
+        diagnostics: &diagnostics)
+      analysisOptions.flightRefit = { fit.refit($0, span: $1, ends: $2) }
+    }
     if analysisOptions.softBones == nil, options.softBones {
       analysisOptions.softBones = SoftBoneLengths(metresPerPixel: Self.metresPerPixel(cameras: cameras, worldFromVenue: venue.worldFromVenue))
     }
