@@ -76,27 +76,33 @@ public struct AsynchronousFlightFit: Sendable {
 
   /// `refit(_:span:)`, and of the flight's trimmed end frames (`ends`, which `BallFlightEnds` took out
   /// as lying past a contact on the triangulated ball) those still to be reported as observed. An end
-  /// frame is reported on the refitted flight instead when, at the detection of every camera nearest to
-  /// it in time (its instant within half a frame), the refitted flight's projection lies within
-  /// `endGateScales` robust scales (1.4826 × the median reprojection distance of the refit) of a
-  /// candidate, in at least two cameras: every camera then sees the ball on this side of the contact.
-  /// Under unsynchronised cameras the triangulation at such a frame mixes instants, a resampled
-  /// detection on each side of the contact; the flight does not.
+  /// frame is reported on the refitted flight instead when every detection whose instant lies between
+  /// `span` and the frame (the frame included) lies within `endGateScales` robust scales (1.4826 × the
+  /// median reprojection distance of the refit) of the refitted flight's projection, in at least two
+  /// cameras, one of them within half a frame of it: no camera then sees the ball past a contact before
+  /// the frame. Under unsynchronised cameras the triangulation at such a frame mixes instants, resampled
+  /// detections from both sides of the contact; the flight does not.
   public func refit(_ flight: BallFlight, span: ClosedRange<Int>, ends: Set<Int>) -> (BallFlight, Set<Int>) {
     guard let fit = fitted(flight, span: span) else { return (flight, ends) }
     let out = fit.flight, gate = endGateScales * fit.scale
     let observed = ends.filter { frame in
-      var seen = 0
+      let e = Double(frame)
+      let window = e > Double(span.upperBound) ? Double(span.upperBound).nextUp...e : e...Double(span.lowerBound).nextDown
+      var seen = 0, near = false
       for view in views {
-        let i = nearest(view.instants, Double(frame))
-        guard i < view.instants.count, abs(view.instants[i] - Double(frame)) <= 0.5 else { continue }
-        guard let predicted = view.camera.project(worldFromVenue.apply(out.position(at: view.instants[i] / fps))),
-          let miss = view.candidates[i].map({ norm($0 - predicted) }).min()
-        else { continue }
-        if miss > gate { return true }
-        seen += 1
+        var i = lowerBound(view.instants, window.lowerBound), any = false
+        while i < view.instants.count, view.instants[i] <= window.upperBound {
+          defer { i += 1 }
+          guard let predicted = view.camera.project(worldFromVenue.apply(out.position(at: view.instants[i] / fps))),
+            let miss = view.candidates[i].map({ norm($0 - predicted) }).min()
+          else { continue }
+          if miss > gate { return true }
+          any = true
+          near = near || abs(view.instants[i] - e) <= 0.5
+        }
+        if any { seen += 1 }
       }
-      return seen < 2
+      return seen < 2 || !near
     }
     return (out, observed)
   }
@@ -189,13 +195,6 @@ public struct AsynchronousFlightFit: Sendable {
       }
     }
     return (cams, times, pixels)
-  }
-
-  /// The index of `sorted` whose value is nearest to `x` (`sorted.count` when empty).
-  func nearest(_ sorted: [Double], _ x: Double) -> Int {
-    let i = lowerBound(sorted, x)
-    if i > 0 && (i == sorted.count || x - sorted[i - 1] < sorted[i] - x) { return i - 1 }
-    return i
   }
 
   /// The derivatives of `f` (pixel vectors) with respect to each of the flight's 6 parameters
