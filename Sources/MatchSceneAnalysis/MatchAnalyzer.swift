@@ -15,6 +15,12 @@ public struct AnalysisOptions: Sendable {
   public var events = EventDetectionOptions()
   /// When the ball counts as at rest (`ball_at_rest` events, for every sport).
   public var ballAtRest = BallRestOptions()
+  /// When set, each flight's reported positions come from `flightRefit(flight, span, ends)` (span: the
+  /// frames of the observations its fit kept; ends: the end frames `BallFlightEnds` trimmed), which
+  /// returns the flight and the end frames still to be reported as observed — e.g. the flight fitted to
+  /// each camera's detections at its own instants on a rig that is not synchronised
+  /// (`AsynchronousFlightFit`). Events are found on the flights as segmented.
+  public var flightRefit: (@Sendable (_ flight: BallFlight, _ span: ClosedRange<Int>, _ ends: Set<Int>) -> (BallFlight, Set<Int>))?
   public init() {}
 }
 
@@ -82,7 +88,7 @@ public struct MatchAnalyzer: Sendable {
     guard let table else {
       // No rule engine without the table: rallies run from the ball starting to move to its coming to
       // rest or being lost; the ball is reported wherever it was seen.
-      motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps) { _, _ in true }
+      motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps, refit: options.flightRefit) { _, _ in true }
       let rallies = BallRest.rallies(
         ballByFrame, rests: rests, fps: fps, lostDuration: options.events.lostDuration, hold: options.ballAtRest.hold)
       return AnalysisResult(motion: motion, events: Self.inTimeOrder(rests + rallies), flights: flights)
@@ -105,7 +111,7 @@ public struct MatchAnalyzer: Sendable {
     let rallies = Rallies.inPlay(
       events, ball: ballByFrame, maxGap: Int((options.segmentation.maxGap * fps).rounded()),
       stillFrames: Int((Rallies.palmStill * fps).rounded()), stillRadius: options.events.restNoise)
-    motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps) { frame, fitted in
+    motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps, refit: options.flightRefit) { frame, fitted in
       rallies.contains { $0.contains(frame) } || (fitted && rallies.isEmpty)
     }
     return AnalysisResult(motion: motion, events: Self.inTimeOrder(events + rests), flights: flights)
@@ -128,13 +134,18 @@ public struct MatchAnalyzer: Sendable {
   /// observations that its fit misses by far more than its noise are kept as observed, and the flight
   /// is fitted again without them (`BallFlightEnds`).
   static func replacingBall(
-    _ observed: MotionTrack, flights: [BallFlight], fps: Double, keep: (Int, Bool) -> Bool
+    _ observed: MotionTrack, flights: [BallFlight], fps: Double,
+    refit: ((BallFlight, ClosedRange<Int>, Set<Int>) -> (BallFlight, Set<Int>))? = nil, keep: (Int, Bool) -> Bool
   ) -> MotionTrack {
     var out = observed
     out.samples = Array(repeating: .missing, count: observed.samples.count)
     var fitted = [Bool](repeating: false, count: observed.frameCount)
     for whole in flights {
-      let (flight, ends) = BallFlightEnds.trimmed(whole, observed: observed, fps: fps)
+      var (flight, ends) = BallFlightEnds.trimmed(whole, observed: observed, fps: fps)
+      if let refit {
+        let kept = flight.frames.filter { !ends.contains($0) && observed.frames.contains($0) && observed[joint: 0, frame: $0].isPresent }
+        if let first = kept.first, let last = kept.last { (flight, ends) = refit(flight, first...last, ends) }
+      }
       for frame in flight.frames where observed.frames.contains(frame) && keep(frame, true) && !ends.contains(frame) {
         let seen = observed[joint: 0, frame: frame]
         out[joint: 0, frame: frame] = MotionSample(

@@ -75,3 +75,20 @@ extension MatchPipeline {
     }
   }
 }
+
+extension MatchPipeline {
+  /// `synchronise(_:folder:diagnostics:)`, and, when it resampled any camera at a phase, every camera's
+  /// ball candidates as read (by its own frames) with the phases used: the evidence of
+  /// `AsynchronousFlightFit`, which fits the ball's flights at each camera's own instants. Nil otherwise
+  /// (a synchronised rig keeps its path unchanged).
+  func synchronisedKeepingBalls(
+    _ loaded: inout LoadedMatch, folder: URL, diagnostics: inout DiagnosticLog
+  ) throws -> (figures: [ReconstructionReport.CameraSyncFigures]?, balls: (balls: [String: [Int: [BallDetection2D]]], phases: [String: Double])?) {
+    let before = loaded.match.detections
+    let figures = try synchronise(&loaded, folder: folder, diagnostics: &diagnostics)
+    let phased = (figures ?? []).filter(\.appliedPhase)
+    guard !phased.isEmpty else { return (figures, nil) }
+    let phases = Dictionary(phased.map { ($0.estimate.camera, $0.estimate.phase) }, uniquingKeysWith: { a, _ in a })
+    return (figures, (before.mapValues(\.balls), phases))
+  }
+}

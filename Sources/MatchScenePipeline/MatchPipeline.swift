@@ -71,7 +71,7 @@ public struct MatchPipeline: Sendable {
     // The settings first (an unknown sport is named before the rig is judged), then the rig.
     let sport = try SportSpec.builtIn(loaded.match.sport)
     for d in try RigCheck.check(loaded.match, file: folder.path) { diagnostics.append(d) }
-    let sync = try synchronise(&loaded, folder: folder, diagnostics: &diagnostics)
+    let (sync, unsynchronisedBalls) = try synchronisedKeepingBalls(&loaded, folder: folder, diagnostics: &diagnostics)
     var match = loaded.match
     let range = try Self.frames(options.frames, loaded: loaded, folder: folder)
     let zones = options.analysis ? try zones(folder: folder) : []
@@ -100,7 +100,12 @@ public struct MatchPipeline: Sendable {
     let venue = options.venue ?? match.venue ?? .assumed(worldUp: match.worldUp)
     let inVenue = venue.isIdentity ? reconstructed.motion : reconstructed.motion.transformed(by: venue.venueFromWorld)
     var (motion, events) = try analyse(
-      inVenue, sport: sport, venue: venue, cameras: match.cameras, folder: folder, diagnostics: &diagnostics)
+      inVenue, sport: sport, venue: venue, cameras: match.cameras, folder: folder, diagnostics: &diagnostics,
+      flightRefit: unsynchronisedBalls.map { raw in
+        AsynchronousFlightFit(
+          cameras: match.cameras, rawBalls: raw.balls, frameOffsets: match.frameOffsets, phases: raw.phases,
+          worldFromVenue: venue.worldFromVenue, fps: match.fps)
+      })
     let roles = options.roles.assign(motion, events: events, area: sport.venueArea, table: try sport.tableGeometry() != nil)
     motion = motion.renamingTracks(roles)
     events = events.renamingTracks(roles)
@@ -278,11 +283,17 @@ public struct MatchPipeline: Sendable {
   /// table that is not there would be invented.
   func analyse(
     _ motion: MotionModel, sport: SportSpec, venue: VenueFrame, cameras: [Camera], folder: URL,
-    diagnostics: inout DiagnosticLog
+    diagnostics: inout DiagnosticLog, flightRefit: AsynchronousFlightFit? = nil
   ) throws -> (MotionModel, [MatchEvent]) {
     guard options.analysis else { return (motion, []) }
     let table = try sport.tableGeometry()
     var analysisOptions = options.analysisOptions
+    if let flightRefit {
+      let fit = refiningClocks(
+        flightRefit, motion: motion, sport: sport, table: table, segmentation: analysisOptions.segmentation, folder: folder,
+        diagnostics: &diagnostics)
+      analysisOptions.flightRefit = { fit.refit($0, span: $1, ends: $2) }
+    }
     if analysisOptions.softBones == nil, options.softBones {
       analysisOptions.softBones = SoftBoneLengths(metresPerPixel: Self.metresPerPixel(cameras: cameras, worldFromVenue: venue.worldFromVenue))
     }

@@ -124,7 +124,8 @@ public enum FlightFit {
       velocity: SIMD3(params[3], params[4], params[5]), rms: (cost / Double(samples.count)).squareRoot(), model: model)
   }
 
-  static func solve(_ A: [[Double]], _ b: [Double]) -> [Double]? {
+  /// The solution of the square system A x = b by Gaussian elimination with partial pivoting; nil when singular.
+  public static func solve(_ A: [[Double]], _ b: [Double]) -> [Double]? {
     var a = A, x = b
     let n = b.count
     for c in 0..<n {
