@@ -22,7 +22,8 @@ extension EventDetector {
   /// rebounds at the incoming vertical speed times the surface's restitution `e` (measured on the
   /// match's own bounces, `restitution(_:)`; no event on a surface without that measurement), and the
   /// contact is a bounce when that rebound would lift it at least `minimumHop` (e·v ≥ √(2 g h)) — the
-  /// rule the bounces with a flight after them pass.
+  /// rule the bounces with a flight after them pass — with the incoming speed taken two standard errors
+  /// below the fit's (`endSpeedError`), so that a noisy flight's steep end is not a bounce.
   /// - Parameters:
   ///   - flights: time-ordered fitted flights; `flies` tells which carry the ball (see `detect`).
   ///   - ball: the observed ball positions by frame.
@@ -53,7 +54,9 @@ extension EventDetector {
       }
       guard let e = restitution[contact.surface] else { continue }
       let v = a.velocity(at: contact.time)
-      guard v.z < 0, e * -v.z >= (2 * 9.81 * options.minimumHop).squareRoot() else { continue }
+      // The incoming speed as the flight's fit knows it: two standard errors below the estimate.
+      let slow = -v.z - 2 * Self.endSpeedError(a, ball: ball, fps: fps)
+      guard v.z < 0, e * slow >= (2 * 9.81 * options.minimumHop).squareRoot() else { continue }
       let onTable = contact.surface == "table"
       events.append(
         MatchEvent(type: .bounce, frame: Int((contact.time * fps).rounded()), time: contact.time, position: contact.position,
@@ -83,5 +86,17 @@ extension EventDetector {
       if a.position(at: mid).z > height { lo = mid } else { hi = mid }
     }
     return (hi, a.position(at: hi))
+  }
+
+  /// The standard error of flight `a`'s vertical speed, m/s: with gravity known, the speed is the slope
+  /// of a straight-line fit, whose variance is σ² / Σ(t − t̄)² over the observation times (any t, a
+  /// line's slope is one number); σ is taken as the fit's RMS distance `a.rms` (all three axes: an
+  /// upper bound on the vertical one's).
+  static func endSpeedError(_ a: BallFlight, ball: [Int: SIMD3<Double>], fps: Double) -> Double {
+    let times = a.frames.filter { ball[$0] != nil }.map { Double($0) / fps }
+    guard times.count >= 3 else { return .infinity }
+    let mean = times.reduce(0, +) / Double(times.count)
+    let spread = times.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+    return spread > 0 ? a.rms / spread.squareRoot() : .infinity
   }
 }
