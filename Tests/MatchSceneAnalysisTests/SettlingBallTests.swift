@@ -26,11 +26,14 @@ final class SettlingBallTests: XCTestCase {
     return (observations, bounces)
   }
 
-  func detectedBounces(_ observations: [(frame: Int, position: SIMD3<Double>)], surfaces: BallSurfaces?, hops: Bool = true) -> [Int] {
+  func detectedBounces(
+    _ observations: [(frame: Int, position: SIMD3<Double>)], surfaces: BallSurfaces?, hops: Bool = true, lostBalls: Bool = true
+  ) -> [Int] {
     let flights = FlightSegmentation(model: model, surfaces: surfaces).flights(observations, fps: fps)
     let ball = Dictionary(observations.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
     var options = EventDetectionOptions()
     if !hops { options.settlingHops = nil }
+    options.bouncesOfLostBalls = lostBalls
     return EventDetector(table: table, options: options).detect(flights: flights, ball: ball, wrists: [:], fps: fps)
       .filter { $0.type == .bounce }.map(\.frame)
   }

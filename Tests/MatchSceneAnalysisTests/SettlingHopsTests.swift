@@ -123,4 +123,33 @@ extension SettlingBallTests {
     }
     XCTAssertEqual(detectedBounces(observations, surfaces: BallSurfaces(ballRadius: 0.02, table: table)), [])
   }
+
+  func testTheChainsNoiseIsTheResidualsNotTheContactsKinks() {
+    // Third differences across a contact see its kink as well as the noise; on a stretch of short
+    // hops that overstates σ, and the BIC penalty (σ² ln n) then hides the last hops. The chain is
+    // found again with the noise of its own residuals (`SettlingHops.residualNoise`).
+    let sigma = 0.003
+    var chainError = 0.0, thirdError = 0.0, count = 0
+    for seed in 1...8 as ClosedRange<UInt64> {
+      let (observations, _) = floorSettling(seed: seed, sigma: sigma)
+      let ball = Dictionary(observations.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
+      for s in SettlingHops(surfaces: BallSurfaces(ballRadius: 0.02, table: table)).stretches(ball, fps: fps) {
+        let frames = s.frames.filter { ball[$0] != nil }
+        guard let third = SettlingHops.noise(frames, frames.map { ball[$0]!.z }) else { continue }
+        chainError += abs(s.noise / sigma - 1)
+        thirdError += abs(third / sigma - 1)
+        count += 1
+      }
+    }
+    XCTAssertGreaterThanOrEqual(count, 8)
+    print("settling hops' noise, mean |σ̂/σ − 1|: the chain's \(chainError / Double(count)), third differences \(thirdError / Double(count))")
+    XCTAssertLessThan(chainError / Double(count), 0.25)
+    XCTAssertLessThan(chainError, thirdError, "the residuals' estimate is nearer the truth")
+  }
+
+  func testResidualNoiseCountsTheFittedParameters() {
+    XCTAssertEqual(SettlingHops.residualNoise([0.003, -0.003, 0.003, -0.003, 0.003, -0.003, 0.003, -0.003], parameters: 2)!,
+                   (8 * 0.003 * 0.003 / 6).squareRoot(), accuracy: 1e-12)
+    XCTAssertNil(SettlingHops.residualNoise([0.001, 0.002, 0.003, 0.004, 0.005, 0.006], parameters: 2), "four degrees of freedom")
+  }
 }

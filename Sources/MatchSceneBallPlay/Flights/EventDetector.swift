@@ -48,6 +48,10 @@ public struct EventDetectionOptions: Sendable {
   /// Bounces of a ball low over a surface checked against, and completed from, the chain of hops
   /// that explains its heights (`SettlingHops`); nil: the flights' contacts alone.
   public var settlingHops: SettlingHopsOptions? = SettlingHopsOptions()
+  /// A ball lost right after coming down onto a surface bounced there when the surface's restitution,
+  /// measured on the match's own bounces, makes it rebound at least `minimumHop`
+  /// (`EventDetector.lostAfterContact`); false: such a contact is not an event.
+  public var bouncesOfLostBalls = true
   public init() {}
 }
 
@@ -81,6 +85,7 @@ public struct EventDetector: Sendable {
     flights: [BallFlight], ball: [Int: SIMD3<Double>], wrists: [String: [Int: [SIMD3<Double>]]], fps: Double
   ) -> [MatchEvent] {
     var events: [MatchEvent] = []
+    var rebounds: [String: [Double]] = [:]  // per surface: rebound over incoming vertical speed
     let surfaces = BallSurfaces(ballRadius: table.ballRadius, table: table)
     /// How far the observed ball travelled during a flight: a still ball's noise fits "flights" too.
     func travel(_ flight: BallFlight) -> Double {
@@ -148,12 +153,15 @@ public struct EventDetector: Sendable {
         }
         if let (tn, pn) = touch {
           events.append(MatchEvent(type: .net, frame: Int((tn * fps).rounded()), time: tn, position: pn, speed: length(a.velocity(at: tn))))
+        } else {
+          rebounds["table", default: []].append(vAfter.z / -vBefore.z)
         }
         events.append(
           MatchEvent(type: .bounce, frame: Int((tb * fps).rounded()), time: tb, position: pb, speed: length(b.velocity(at: tb)),
                      surface: "table", side: pb.x < 0 ? "negative_x" : "positive_x"))
       } else if abs(height) <= options.surfaceTolerance, vBefore.z < 0, vAfter.z >= 0 {
         let (tb, pb) = planeCrossing(b, height: table.ballRadius, near: t, fps: fps) ?? (t, position)
+        rebounds["floor", default: []].append(vAfter.z / -vBefore.z)
         events.append(
           MatchEvent(type: .bounce, frame: Int((tb * fps).rounded()), time: tb, position: pb, speed: length(b.velocity(at: tb)),
                      surface: "floor"))
@@ -185,6 +193,13 @@ public struct EventDetector: Sendable {
                        surface: "table", side: pc.x < 0 ? "negative_x" : "positive_x"))
         }
         events.append(MatchEvent(type: .hit, frame: frame, time: t, track: hitter, position: position, speed: speed))
+      }
+    }
+    if options.bouncesOfLostBalls {
+      let lost = lostAfterContact(
+        flights: flights, flies: flies, ball: ball, restitution: Self.restitution(rebounds), fps: fps)
+      if !lost.isEmpty {
+        events = (events + lost).enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
       }
     }
     if let hops = options.settlingHops {

@@ -87,7 +87,20 @@ public struct SettlingHops: Sendable {
         // The surface as the cameras see it may lie a few millimetres off its nominal height (a
         // calibration's bias): the chain is found for each candidate offset, and the cheapest kept.
         let chains = options.surfaceOffsets.map { explain(run, ball: ball, rest: runRest, offset: $0, fps: fps) }
-        if let best = chains.min(by: { $0.cost < $1.cost }) { out.append(best.stretch) }
+        if var best = chains.min(by: { $0.cost < $1.cost }) {
+          // The third differences the first chain was found with also see each contact's kink, so on
+          // a short stretch of several hops they overstate the noise (and the penalty hides the last
+          // hops). The noise is estimated again from the residuals of that chain, the model the data
+          // follow (`residualNoise`), and the chain found again with it when it is smaller.
+          if let refined = Self.residualNoise(best.residuals, parameters: best.parameters),
+            refined < best.stretch.noise
+          {
+            let sigma = max(options.minimumNoise, refined)
+            let again = options.surfaceOffsets.map { explain(run, ball: ball, rest: runRest, offset: $0, fps: fps, noise: sigma) }
+            if let second = again.min(by: { $0.cost < $1.cost }) { best = second }
+          }
+          out.append(best.stretch)
+        }
       }
       run = []
     }
@@ -110,14 +123,17 @@ public struct SettlingHops: Sendable {
 
   /// The least-cost chain for one stretch (frames in order, all over one surface at resting height `rest`).
   /// - Returns: the chain and its cost (squared residuals plus penalties, m²).
+  /// - Parameter noise: σ of the heights; nil: estimated from their third differences (`noise(_:_:)`).
+  /// - Returns: the chain, its cost, the residual of each observation under it and the number of
+  ///   parameters it fitted (contact times, speeds, line coefficients).
   func explain(
-    _ frames: [Int], ball: [Int: SIMD3<Double>], rest: Double, offset: Double, fps: Double
-  ) -> (stretch: Stretch, cost: Double) {
+    _ frames: [Int], ball: [Int: SIMD3<Double>], rest: Double, offset: Double, fps: Double, noise: Double? = nil
+  ) -> (stretch: Stretch, cost: Double, residuals: [Double], parameters: Int) {
     let t = frames.map { Double($0) }  // frames as time unit
     let y = frames.map { ball[$0]!.z - rest - offset }
     let n = t.count
     let g = gravity / (fps * fps)  // metres per frame²
-    let sigma = max(options.minimumNoise, Self.noise(frames, y) ?? options.minimumNoise)
+    let sigma = noise ?? max(options.minimumNoise, Self.noise(frames, y) ?? options.minimumNoise)
     let penalty = sigma * sigma * log(Double(n))
     // Nodes on a half-frame grid, between observations.
     let start = t[0] - 0.25, end = t[n - 1] + 0.25
@@ -236,8 +252,36 @@ public struct SettlingHops: Sendable {
         Contact(time: c / fps, position: position(at: c, frames: frames, ball: ball, rest: rest), surface: surface,
                 descended: s.kind != .still, hopAfter: hopAfter))
     }
+    // Residuals under the chain, and its parameter count (a breakpoint inside, plus each segment's own).
+    var residuals = [Double](repeating: 0, count: n)
+    var parameters = 0
+    for s in segments {
+      let a = first[s.from], b = first[s.to]
+      if s.from > 0 { parameters += 1 }
+      switch s.kind {
+      case .still:
+        for j in a..<b { residuals[j] = y[j] }
+      case .hop:
+        for j in a..<b { residuals[j] = y[j] - 0.5 * g * (t[j] - tau(s.from)) * (tau(s.to) - t[j]) }
+      case .descent, .rise:
+        parameters += 1
+        let c = s.kind == .descent ? tau(s.to) : tau(s.from)
+        for j in a..<b {
+          let u = abs(t[j] - c)
+          residuals[j] = y[j] - (s.speed * u - 0.5 * g * u * u)
+        }
+      case .free:
+        parameters += 2
+        let m = Double(b - a)
+        guard m >= 2 else { continue }
+        let mt = (st[b] - st[a]) / m, my = (sy[b] - sy[a]) / m
+        let vtt = stt[b] - stt[a] - m * mt * mt, vty = sty[b] - sty[a] - m * mt * my
+        let slope = vtt > 1e-12 ? vty / vtt : 0
+        for j in a..<b { residuals[j] = y[j] - my - slope * (t[j] - mt) }
+      }
+    }
     let stretch = Stretch(frames: frames[0]...frames[n - 1], contacts: contacts, still: still, noise: sigma, offset: offset)
-    return (stretch, min(best[last][0], best[last][1]))
+    return (stretch, min(best[last][0], best[last][1]), residuals, parameters)
   }
 
   /// Where the ball touched at time `c` (frames): the horizontal position interpolated between the
@@ -251,6 +295,16 @@ public struct SettlingHops: Sendable {
     var p = p0 + w * (p1 - p0)
     p.z = rest
     return p
+  }
+
+  /// The noise of heights whose model left `residuals` after fitting `parameters`, σ: the root of the
+  /// residual sum of squares over its n − p degrees of freedom (the unbiased estimate of a linear
+  /// model's variance; heavy-tailed errors — one-view frames — count in full). Nil when fewer than
+  /// five degrees of freedom remain.
+  static func residualNoise(_ residuals: [Double], parameters: Int) -> Double? {
+    let n = residuals.count
+    guard n - parameters >= 5 else { return nil }
+    return (residuals.reduce(0) { $0 + $1 * $1 } / Double(n - parameters)).squareRoot()
   }
 
   /// The noise of the heights `y` at `frames`, σ: from third differences of four consecutive frames,

@@ -1,0 +1,102 @@
+import MatchSceneCore
+
+extension EventDetector {
+  /// Restitution of each surface ("table", "floor") as the match's own bounces show it: the median,
+  /// over the bounces found between two flights, of the rebound's vertical speed over the incoming
+  /// one (`samples`, the ratio at each such bounce). Nil for a surface with fewer than `minimumCount`
+  /// samples — too few to trust a median.
+  static func restitution(_ samples: [String: [Double]], minimumCount: Int = 3) -> [String: Double] {
+    var out: [String: Double] = [:]
+    for (surface, values) in samples where values.count >= minimumCount {
+      let sorted = values.sorted()
+      let m = sorted.count / 2
+      out[surface] = sorted.count % 2 == 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2
+    }
+    return out
+  }
+
+  /// Bounces of a ball lost right after touching a surface: a flight that no flight follows (the ball
+  /// is not seen for 0.3 s after it, but in the two frames right after its end) and whose path
+  /// comes down onto the table top or the floor within a frame of the ball's last observation (or
+  /// up to two frames before its end, `crossing`). The ball cannot stop there at once: it
+  /// rebounds at the incoming vertical speed times the surface's restitution `e` (measured on the
+  /// match's own bounces, `restitution(_:)`; no event on a surface without that measurement), and the
+  /// contact is a bounce when that rebound would lift it at least `minimumHop` (e·v ≥ √(2 g h)) — the
+  /// rule the bounces with a flight after them pass — with the incoming speed taken two standard errors
+  /// below the fit's (`endSpeedError`), so that a noisy flight's steep end is not a bounce.
+  /// - Parameters:
+  ///   - flights: time-ordered fitted flights; `flies` tells which carry the ball (see `detect`).
+  ///   - ball: the observed ball positions by frame.
+  ///   - restitution: per surface, from `restitution(_:)`.
+  func lostAfterContact(
+    flights: [BallFlight], flies: (BallFlight) -> Bool, ball: [Int: SIMD3<Double>], restitution: [String: Double], fps: Double
+  ) -> [MatchEvent] {
+    guard !restitution.isEmpty else { return [] }
+    let unseen = Int(0.3 * fps) + 1
+    var events: [MatchEvent] = []
+    for (i, a) in flights.enumerated() {
+      let end = a.frames.upperBound
+      if i + 1 < flights.count, flights[i + 1].frames.lowerBound - end <= unseen { continue }
+      // Observations in the two frames after the flight may follow it: the ball at or just after the
+      // contact, which no ballistic path through the flight's own observations explains.
+      let lastSeen = [end + 2, end + 1].first { ball[$0] != nil } ?? end
+      guard flies(a), !(lastSeen + 1...end + unseen).contains(where: { ball[$0] != nil }) else { continue }
+      let limit = Double(lastSeen + 1) / fps
+      let contact: (time: Double, position: SIMD3<Double>, surface: String)
+      if let (t, p) = crossing(a, height: table.surfaceHeight + table.ballRadius, before: limit, after: Double(end - 2) / fps, fps: fps),
+        onTableTop(p)
+      {
+        contact = (t, p, "table")
+      } else if let (t, p) = crossing(a, height: table.ballRadius, before: limit, after: Double(end - 2) / fps, fps: fps) {
+        contact = (t, p, "floor")
+      } else {
+        continue
+      }
+      guard let e = restitution[contact.surface] else { continue }
+      let v = a.velocity(at: contact.time)
+      // The incoming speed as the flight's fit knows it: two standard errors below the estimate.
+      let slow = -v.z - 2 * Self.endSpeedError(a, ball: ball, fps: fps)
+      guard v.z < 0, e * slow >= (2 * 9.81 * options.minimumHop).squareRoot() else { continue }
+      let onTable = contact.surface == "table"
+      events.append(
+        MatchEvent(type: .bounce, frame: Int((contact.time * fps).rounded()), time: contact.time, position: contact.position,
+                   speed: length(v), surface: contact.surface,
+                   side: onTable ? (contact.position.x < 0 ? "negative_x" : "positive_x") : nil))
+    }
+    return events
+  }
+
+  /// Where flight `a`'s path last comes down to `height` between `earliest` and `limit` (match time,
+  /// s): its last observations may lie after the contact already (the fit, through them, dips below
+  /// the surface before its end). Searched back from `limit` a frame at a time, then bisected; nil
+  /// when the path is above `height` at `limit` or below it all the way back to `earliest`.
+  private func crossing(_ a: BallFlight, height: Double, before limit: Double, after earliest: Double, fps: Double)
+    -> (Double, SIMD3<Double>)?
+  {
+    var hi = limit
+    guard a.position(at: hi).z <= height else { return nil }
+    var lo = hi - 1 / fps
+    while a.position(at: lo).z <= height {
+      guard lo > earliest else { return nil }
+      hi = lo
+      lo -= 1 / fps
+    }
+    for _ in 0..<40 {
+      let mid = (lo + hi) / 2
+      if a.position(at: mid).z > height { lo = mid } else { hi = mid }
+    }
+    return (hi, a.position(at: hi))
+  }
+
+  /// The standard error of flight `a`'s vertical speed, m/s: with gravity known, the speed is the slope
+  /// of a straight-line fit, whose variance is σ² / Σ(t − t̄)² over the observation times (any t, a
+  /// line's slope is one number); σ is taken as the fit's RMS distance `a.rms` (all three axes: an
+  /// upper bound on the vertical one's).
+  static func endSpeedError(_ a: BallFlight, ball: [Int: SIMD3<Double>], fps: Double) -> Double {
+    let times = a.frames.filter { ball[$0] != nil }.map { Double($0) / fps }
+    guard times.count >= 3 else { return .infinity }
+    let mean = times.reduce(0, +) / Double(times.count)
+    let spread = times.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+    return spread > 0 ? a.rms / spread.squareRoot() : .infinity
+  }
+}

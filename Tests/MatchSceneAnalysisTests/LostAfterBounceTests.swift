@@ -1,0 +1,55 @@
+import MatchSceneCore
+import TestSupport
+import XCTest
+@testable import MatchSceneBallPlay
+
+/// A ball lost right after it bounced (it rolled out of the cameras' views, or behind a player): the
+/// flights see it come down onto the floor, and at most one observation after the contact. The
+/// detector knows the floor's restitution from the same ball's earlier bounces, so it knows the
+/// rebound lifted the ball more than a centimetre (`EventDetector.lostAfterContact`).
+/// (An extension of `SettlingBallTests`: the same table, frame rate and ball.)
+extension SettlingBallTests {
+  /// Bounces found in `observations` cut after frame `last`, matched against the true ones up to it.
+  private func lostBall(seed: UInt64, cutAfter pick: ([Int]) -> Int, lostBalls: Bool = true)
+    -> (matched: Int, detected: Int, truth: Int)
+  {
+    let (observations, truth) = floorSettling(seed: seed, sigma: 0.003, drop: 0.3, frames: 150)
+    let last = pick(truth)
+    let kept = observations.filter { $0.frame <= last }
+    let detected = detectedBounces(kept, surfaces: BallSurfaces(ballRadius: 0.02, table: table), lostBalls: lostBalls)
+    return score(detected, truth.filter { $0 <= last })
+  }
+
+  func testABallLostOneFrameAfterABounceBounced() {
+    var with = (0, 0, 0), without = (0, 0, 0)
+    for seed in 1...6 as ClosedRange<UInt64> {
+      // Cut one frame after the fourth bounce (a 3 cm rebound follows it, unseen but for one frame).
+      let a = lostBall(seed: seed, cutAfter: { $0[3] + 1 })
+      let b = lostBall(seed: seed, cutAfter: { $0[3] + 1 }, lostBalls: false)
+      XCTAssertEqual(a.truth, 4)
+      with = (with.0 + a.0, with.1 + a.1, with.2 + a.2)
+      without = (without.0 + b.0, without.1 + b.1, without.2 + b.2)
+    }
+    print("ball lost after a bounce, (matched, detected, true): \(with), without the rule \(without)")
+    XCTAssertEqual(with.0, with.2, "every bounce found: \(with)")
+    XCTAssertEqual(with.1, with.2, "none false: \(with)")
+    // Without the rule the last bounce of each is missed (the comparison that shows what it adds).
+    XCTAssertLessThan(without.0, with.0, "without the rule: \(without)")
+  }
+
+  func testABallLostInTheAirDidNotBounce() {
+    for seed in 1...6 as ClosedRange<UInt64> {
+      // Cut five frames before the fourth bounce: the ball is lost 3–4 cm above the floor, falling.
+      let a = lostBall(seed: seed, cutAfter: { $0[3] - 5 })
+      XCTAssertEqual(a.truth, 3)
+      XCTAssertEqual(a.matched, 3, "seed \(seed): \(a)")
+      XCTAssertEqual(a.detected, 3, "seed \(seed): no bounce where the ball was lost in the air, \(a)")
+    }
+  }
+
+  func testRestitutionIsTheMedianOfEnoughSamples() {
+    let e = EventDetector.restitution(["floor": [0.7, 0.76, 0.74, 2.0], "table": [0.9, 0.9]])
+    XCTAssertEqual(e["floor"]!, 0.75, accuracy: 1e-12, "median of four")
+    XCTAssertNil(e["table"], "two samples are too few")
+  }
+}
