@@ -50,3 +50,34 @@ public func sortedDoubles(_ values: [Double]) -> [Double] {
   }
   return keys.map { key in Double(bitPattern: key & signBit != 0 ? key & ~signBit : ~key) }
 }
+
+/// Calls `body` with the values `emit` produces, in ascending order, held in a stack buffer of
+/// `capacity` (an insertion sort: meant for a handful of values, such as one per joint), so that a
+/// median over a pose allocates nothing. When a value is NaN, where the order a sort leaves could
+/// matter, the values are emitted again into an array and `sort()`ed, so the result is always what
+/// sorting the values in the order emitted gives. `emit` must produce the same values each time, and at
+/// most `capacity` of them.
+public func withSortedValues<R>(
+  capacity: Int, _ emit: ((Double) -> Void) -> Void, _ body: (UnsafeBufferPointer<Double>) -> R
+) -> R {
+  withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, capacity)) { buffer in
+    var n = 0, unordered = false
+    emit { x in
+      precondition(n < capacity, "withSortedValues: more values than the capacity")
+      if x.isNaN { unordered = true }
+      var k = n
+      while k > 0, buffer[k - 1] > x {
+        buffer[k] = buffer[k - 1]
+        k -= 1
+      }
+      buffer[k] = x
+      n += 1
+    }
+    guard unordered else { return body(UnsafeBufferPointer(rebasing: buffer[0..<n])) }
+    var inOrder: [Double] = []
+    inOrder.reserveCapacity(n)
+    emit { inOrder.append($0) }
+    inOrder.sort()
+    return inOrder.withUnsafeBufferPointer(body)
+  }
+}

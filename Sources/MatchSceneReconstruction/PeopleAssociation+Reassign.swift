@@ -64,34 +64,19 @@ extension PeopleAssociation {
 
   /// The upper median of the pixel distances between a pose's projected joints and a detection's
   /// keypoints (detected, at `minConfidence` or more), over at least three joints; nil with fewer. The
-  /// distances are sorted in a stack buffer; a NaN distance, where the order of a sort could matter,
-  /// takes the array sort of the distances in joint order.
+  /// distances are sorted without allocating (`withSortedValues`).
   static func medianPixelDistance(
     _ projected: [SIMD2<Double>?], _ detection: PersonDetection2D, minConfidence: Double
   ) -> Double? {
-    func distances(_ emit: (Double) -> Void) {
+    withSortedValues(capacity: projected.count) { emit in
       for (j, pixel) in projected.enumerated() where j < detection.keypoints.count {
         let k = detection.keypoints[j]
         guard let pixel, k.isDetected, k.confidence >= minConfidence else { continue }
         let dx = pixel.x - k.x, dy = pixel.y - k.y
         emit((dx * dx + dy * dy).squareRoot())
       }
-    }
-    return withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, projected.count)) { sorted in
-      var n = 0, unordered = false
-      distances { x in
-        if x.isNaN { unordered = true }
-        var k = n
-        while k > 0, sorted[k - 1] > x { sorted[k] = sorted[k - 1]; k -= 1 }
-        sorted[k] = x
-        n += 1
-      }
-      guard n >= 3 else { return nil }
-      guard unordered else { return sorted[n / 2] }
-      var inOrder: [Double] = []
-      distances { inOrder.append($0) }
-      inOrder.sort()
-      return inOrder[n / 2]
+    } _: { sorted in
+      sorted.count >= 3 ? sorted[sorted.count / 2] : nil
     }
   }
 }

@@ -43,32 +43,17 @@ struct ViewRays {
 
   /// Median ray distance between person `a` here and person `b` of `other`, over joints both saw;
   /// nil when they share fewer than `minShared` joints.
-  /// The distances are sorted in a stack buffer (insertion sort: one per joint); a NaN distance, where
-  /// the order of a sort could matter, takes the array sort.
+  /// The distances are sorted without allocating (`withSortedValues`).
   func distance(person a: Int, to other: ViewRays, person b: Int, minShared: Int) -> Double? {
     let ra = directions[a], rb = other.directions[b]
     let joints = min(ra.count, rb.count)
-    return withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, joints)) { d in
-      var n = 0, unordered = false
+    return withSortedValues(capacity: joints) { emit in
       for j in 0..<joints {
-        guard let da = ra[j], let db = rb[j] else { continue }
-        let x = Self.lineDistance(origin, da, other.origin, db)
-        if x.isNaN { unordered = true }
-        var k = n
-        while k > 0, d[k - 1] > x { d[k] = d[k - 1]; k -= 1 }
-        d[k] = x
-        n += 1
+        if let da = ra[j], let db = rb[j] { emit(Self.lineDistance(origin, da, other.origin, db)) }
       }
+    } _: { d in
+      let n = d.count
       guard n >= minShared else { return nil }
-      if unordered {
-        // The array sort of the distances in joint order.
-        var sorted: [Double] = []
-        for j in 0..<joints {
-          if let da = ra[j], let db = rb[j] { sorted.append(Self.lineDistance(origin, da, other.origin, db)) }
-        }
-        sorted.sort()
-        return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2])
-      }
       return n % 2 == 1 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2])
     }
   }

@@ -45,6 +45,22 @@ final class SortedDoublesTests: XCTestCase {
     let descending = (0..<50_000).map { Double(50_000 - $0) }
     XCTAssertEqual(sortedDoubles(descending), descending.reversed())
   }
+
+  /// A handful of values sorted in a stack buffer give the array sort's order; with a NaN among them,
+  /// exactly what sorting the values in the order emitted gives.
+  func testSortedValuesInAStackBufferAreTheArraySort() {
+    var generator = SystemRandomNumberGenerator()
+    for n in 0..<30 {
+      let values = (0..<n).map { _ in Double.random(in: -5...5, using: &generator).rounded() / 2 }
+      let got = withSortedValues(capacity: n) { emit in values.forEach(emit) } _: { Array($0) }
+      XCTAssertEqual(got, values.sorted(), "n = \(n)")
+    }
+    let withNaN = [3.0, .nan, 1.0, 2.0]
+    let got = withSortedValues(capacity: 4) { emit in withNaN.forEach(emit) } _: { Array($0) }
+    let expected = withNaN.sorted()
+    XCTAssertEqual(got.count, 4)
+    for (a, b) in zip(got, expected) { XCTAssertTrue(a == b || (a.isNaN && b.isNaN), "\(got) against \(expected)") }
+  }
 }
 
 /// The statistics as `ErrorStatistics` computed them before the radix sort (standard sort).
