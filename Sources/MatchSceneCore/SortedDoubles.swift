@@ -81,3 +81,11 @@ public func withSortedValues<R>(
     return inOrder.withUnsafeBufferPointer(body)
   }
 }
+
+/// The median of `values`: the middle value, or the mean of the two middle values of an even count;
+/// NaN when empty.
+public func median(_ values: [Double]) -> Double {
+  let s = values.sorted()
+  guard !s.isEmpty else { return .nan }
+  return s.count % 2 == 1 ? s[s.count / 2] : 0.5 * (s[s.count / 2 - 1] + s[s.count / 2])
+}

@@ -51,9 +51,4 @@ public enum CameraNoise {
 
   /// E[X; X ≤ 9] / E[X] for X = χ²₂ / 2 ~ Exp(1) truncated at `outlierRatio`: 1 − (1 + 9) e⁻⁹.
   static let truncatedMeanShare = 1 - (1 + outlierRatio) * exp(-outlierRatio)
-
-  static func median(_ values: [Double]) -> Double {
-    let s = values.sorted()
-    return s.count % 2 == 1 ? s[s.count / 2] : 0.5 * (s[s.count / 2 - 1] + s[s.count / 2])
-  }
 }

@@ -72,9 +72,9 @@ extension FloorContact {
         }
       }
       guard lows.count >= options.minFootFrames else { continue }
-      let median = SIMD3(Self.median(lows.map(\.x)), Self.median(lows.map(\.y)), Self.median(lows.map(\.z)))
-      let spread = Self.median(lows.map { abs($0.z - median.z) })
-      contacts.append(FloorContact(track: track.id, position: median, footFrames: lows.count, heightSpread: spread))
+      let centre = SIMD3(median(lows.map(\.x)), median(lows.map(\.y)), median(lows.map(\.z)))
+      let spread = median(lows.map { abs($0.z - centre.z) })
+      contacts.append(FloorContact(track: track.id, position: centre, footFrames: lows.count, heightSpread: spread))
     }
     return contacts
   }
@@ -91,11 +91,5 @@ extension FloorContact {
       if group.count > best.count || (group.count == best.count && lower) { best = group }
     }
     return best
-  }
-
-  static func median(_ values: [Double]) -> Double {
-    let s = values.sorted()
-    guard !s.isEmpty else { return .nan }
-    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
   }
 }
