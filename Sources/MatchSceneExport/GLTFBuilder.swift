@@ -17,7 +17,7 @@ public struct GLTFBuilder: Sendable {
   }
 
   public private(set) var document: GLTFDocument
-  private var binary = Data()
+  private var binary = GLTFBinary()
 
   /// An empty document whose `asset.generator` is `generator`.
   public init(generator: String = "MatchScene") {
@@ -64,11 +64,7 @@ public struct GLTFBuilder: Sendable {
     guard !flat.isEmpty, flat.count % n == 0 else {
       throw GLTFError("accessor \(name ?? "#\(accessorCount)") has \(flat.count) components, not whole \(type.rawValue)s")
     }
-    var bytes = Data(count: flat.count * 2)
-    bytes.withUnsafeMutableBytes { raw in
-      for (k, c) in flat.enumerated() { raw.storeBytes(of: c.littleEndian, toByteOffset: 2 * k, as: Int16.self) }
-    }
-    let view = appendView(bytes, target: nil)
+    let view = appendView(target: nil) { $0.append(flat) }
     let (lo, hi) = Self.bounds(flat, components: n) { Double($0) }
     return appendAccessor(
       GLTFAccessor(
@@ -190,20 +186,17 @@ public struct GLTFBuilder: Sendable {
     guard !flat.isEmpty else { throw GLTFError("accessor \(name ?? "#\(accessorCount)") is empty") }
     var lo = [Float](repeating: .infinity, count: n)
     var hi = [Float](repeating: -.infinity, count: n)
-    var bytes = Data(count: flat.count * 4)
-    try bytes.withUnsafeMutableBytes { raw in
-      for (k, x) in flat.enumerated() {
-        guard x.isFinite else {
-          throw GLTFError(
-            "accessor \(name ?? "#\(accessorCount)"): element \(k / n + 1) component \(k % n + 1) is \(x) "
-              + "(glTF float data must be finite)")
-        }
-        lo[k % n] = Swift.min(lo[k % n], x)
-        hi[k % n] = Swift.max(hi[k % n], x)
-        raw.storeBytes(of: x.bitPattern.littleEndian, toByteOffset: 4 * k, as: UInt32.self)
+    for (k, x) in flat.enumerated() {
+      guard x.isFinite else {
+        throw GLTFError(
+          "accessor \(name ?? "#\(accessorCount)"): element \(k / n + 1) component \(k % n + 1) is \(x) "
+            + "(glTF float data must be finite)")
       }
+      lo[k % n] = Swift.min(lo[k % n], x)
+      hi[k % n] = Swift.max(hi[k % n], x)
     }
-    let view = appendView(bytes, target: usage == .vertexAttribute ? GLTFBufferView.arrayBuffer : nil)
+    // The values themselves become the view's bytes (`GLTFBinary`: no copy on little-endian machines).
+    let view = appendView(target: usage == .vertexAttribute ? GLTFBufferView.arrayBuffer : nil) { $0.append(flat) }
     // -0 and +0 compare equal; write +0 so min/max read the same as the data in every viewer.
     return appendAccessor(
       GLTFAccessor(
@@ -215,9 +208,15 @@ public struct GLTFBuilder: Sendable {
 
   /// Pads the buffer to 4 bytes, appends `bytes` and a buffer view over them.
   private mutating func appendView(_ bytes: Data, target: Int?) -> Int {
-    while binary.count % 4 != 0 { binary.append(0) }
-    let view = GLTFBufferView(buffer: 0, byteOffset: binary.count, byteLength: bytes.count, target: target)
-    binary.append(bytes)
+    appendView(target: target) { $0.append(bytes) }
+  }
+
+  /// Pads the buffer to 4 bytes, lets `append` add the view's bytes and appends a buffer view over them.
+  private mutating func appendView(target: Int?, _ append: (inout GLTFBinary) -> Void) -> Int {
+    binary.pad(toMultipleOf: 4)
+    let start = binary.count
+    append(&binary)
+    let view = GLTFBufferView(buffer: 0, byteOffset: start, byteLength: binary.count - start, target: target)
     // Appended in place: rebuilding the array each time is quadratic in the thousands of views of a
     // long match with many clips.
     if document.bufferViews == nil { document.bufferViews = [] }
@@ -310,9 +309,9 @@ public struct GLTFBuilder: Sendable {
   public func finish() -> GLTFDocument {
     var d = document
     var bytes = binary
-    while bytes.count % 4 != 0 { bytes.append(0) }
-    if !bytes.isEmpty { d.buffers = [GLTFBuffer(byteLength: bytes.count)] }
-    d.binary = bytes
+    bytes.pad(toMultipleOf: 4)
+    if bytes.count > 0 { d.buffers = [GLTFBuffer(byteLength: bytes.count)] }
+    d.binaryPieces = bytes
     return d.pruned()
   }
 }

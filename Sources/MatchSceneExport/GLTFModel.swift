@@ -24,8 +24,16 @@ public struct GLTFDocument: Sendable, Equatable, Codable {
   public var extensionsUsed: [String]?
   public var extensionsRequired: [String]?
   public var extras: JSONValue?
-  /// Bytes of `buffers[0]` (not part of the JSON). Its length is `buffers[0].byteLength`.
-  public var binary = Data()
+  /// Bytes of `buffers[0]` (not part of the JSON), as the pieces they were built from (`GLTFBinary`:
+  /// written one after another, never joined). Its length is `buffers[0].byteLength`.
+  public var binaryPieces = GLTFBinary()
+
+  /// Bytes of `buffers[0]` (not part of the JSON) as one `Data`: reading it joins `binaryPieces` (a copy;
+  /// the writers use the pieces), setting it replaces them.
+  public var binary: Data {
+    get { binaryPieces.data }
+    set { binaryPieces = GLTFBinary(newValue) }
+  }
 
   public init() {}
 

@@ -23,29 +23,35 @@ public enum GLTFWriter {
   /// The first buffer must have no `uri` (§4.4.3.3).
   /// - Throws: `GLTFError` when the first buffer has a `uri` or its length disagrees with the data.
   public static func glbData(_ document: GLTFDocument) throws -> Data {
-    let chunks = try glbChunks(document)
-    var out = Data(capacity: chunks.reduce(0) { $0 + $1.count })
-    for chunk in chunks { out.append(chunk) }
+    let parts = try glbParts(document)
+    var out = Data(capacity: parts.head.count + (parts.binHead?.count ?? 0) + parts.bin.count)
+    out.append(parts.head)
+    if let binHead = parts.binHead {
+      out.append(binHead)
+      parts.bin.forEachPiece { out.append(contentsOf: $0) }
+    }
     return out
   }
 
-  /// `glbData` in pieces to be written one after the other: the header with the JSON chunk, then the
-  /// BIN chunk's header and its data (not copied: a 10-minute match's scene holds 60 MB of it).
-  static func glbChunks(_ document: GLTFDocument) throws -> [Data] {
+  /// `glbData` in parts to be written one after the other: the header with the JSON chunk, then (nil
+  /// when there is no binary data) the BIN chunk's header, and its data as the document's pieces,
+  /// padded (not joined: a 10-minute match's scene holds 67 MB of it).
+  static func glbParts(_ document: GLTFDocument) throws -> (head: Data, binHead: Data?, bin: GLTFBinary) {
     var doc = document.pruned()
     if let first = doc.buffers?.first {
       guard first.uri == nil else { throw GLTFError("the GLB buffer must not have a uri") }
-      guard first.byteLength <= doc.binary.count, doc.binary.count - first.byteLength < 4 else {
-        throw GLTFError("buffers[0].byteLength \(first.byteLength) disagrees with \(doc.binary.count) bytes of data")
+      guard first.byteLength <= doc.binaryPieces.count, doc.binaryPieces.count - first.byteLength < 4 else {
+        throw GLTFError("buffers[0].byteLength \(first.byteLength) disagrees with \(doc.binaryPieces.count) bytes of data")
       }
     } else {
-      doc.binary = Data()
+      doc.binaryPieces = GLTFBinary()
     }
+    var bin = doc.binaryPieces
+    doc.binaryPieces = GLTFBinary()  // the JSON does not need it; `bin` is then the only holder
     var json = try jsonData(doc)
     while json.count % 4 != 0 { json.append(0x20) }
-    var bin = doc.binary
-    while bin.count % 4 != 0 { bin.append(0) }
-    let total = 12 + 8 + json.count + (bin.isEmpty ? 0 : 8 + bin.count)
+    bin.pad(toMultipleOf: 4)
+    let total = 12 + 8 + json.count + (bin.count == 0 ? 0 : 8 + bin.count)
     guard total <= Int(UInt32.max) else { throw GLTFError("GLB larger than 4 GiB") }
     var head = Data(capacity: 20 + json.count)
     func u32(_ x: UInt32, _ out: inout Data) { withUnsafeBytes(of: x.littleEndian) { out.append(contentsOf: $0) } }
@@ -55,16 +61,24 @@ public enum GLTFWriter {
     u32(UInt32(json.count), &head)
     u32(jsonChunkType, &head)
     head.append(json)
-    guard !bin.isEmpty else { return [head] }
+    guard bin.count > 0 else { return (head, nil, bin) }
     var binHead = Data(capacity: 8)
     u32(UInt32(bin.count), &binHead)
     u32(binChunkType, &binHead)
-    return [head, binHead, bin]
+    return (head, binHead, bin)
   }
 
-  /// Writes `document` as a GLB file, its pieces one after the other (no copy of the whole file).
+  /// Writes `document` as a GLB file, its pieces one after the other (the binary data is never joined
+  /// into one block), through `AtomicFile`.
   public static func writeGLB(_ document: GLTFDocument, to url: URL) throws {
-    try AtomicFile.write(chunks: try glbChunks(document), to: url)
+    let parts = try glbParts(document)
+    try AtomicFile.write(to: url) { write in
+      try parts.head.withUnsafeBytes { try write($0) }
+      if let binHead = parts.binHead {
+        try binHead.withUnsafeBytes { try write($0) }
+        try parts.bin.forEachPiece(write)
+      }
+    }
   }
 
   /// Writes `document` as `url` (JSON) and, when it has binary data, `<name>.bin` beside it, referenced
@@ -78,7 +92,8 @@ public enum GLTFWriter {
       var allowed = CharacterSet.urlPathAllowed
       allowed.remove(charactersIn: "/;?#")
       let uri = name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name
-      try AtomicFile.write(doc.binary, to: binURL)
+      let bin = doc.binaryPieces
+      try AtomicFile.write(to: binURL) { write in try bin.forEachPiece(write) }
       doc.buffers![0].uri = uri
     }
     try AtomicFile.write(try jsonData(doc), to: url)

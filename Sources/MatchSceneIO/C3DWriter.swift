@@ -22,7 +22,7 @@ public enum C3DWriter {
   /// |POINT:SCALE|: the residual's unit, metres.
   public static let residualUnit = 0.001
 
-  /// The file's bytes.
+  /// The file's bytes (`write(_:naming:cameras:playerNames:to:)` writes the same bytes in pieces).
   /// - Parameters:
   ///   - motion: the match, world frame.
   ///   - cameras: for the residuals' pixel-to-metre scale; empty writes residual 1 mm for measured samples.
@@ -32,6 +32,20 @@ public enum C3DWriter {
     _ motion: MotionModel, naming: MarkerNames = .keypoints, cameras: [Camera] = [],
     playerNames: [String: String] = [:], file: String = "match.c3d"
   ) throws -> [UInt8] {
+    var whole: [UInt8] = []
+    try render(motion, naming: naming, cameras: cameras, playerNames: playerNames, file: file, pieceBytes: nil) {
+      swap(&whole, &$0)
+    }
+    return whole
+  }
+
+  /// The file's bytes handed to `emit` in pieces of about `pieceBytes` (nil: one piece, the whole file),
+  /// each piece whole frames; `emit` may empty the buffer it is given (its capacity is reused when kept).
+  /// A 10-minute match's file (30 MB) is then never held whole while it is written.
+  static func render(
+    _ motion: MotionModel, naming: MarkerNames, cameras: [Camera], playerNames: [String: String], file: String,
+    pieceBytes: Int?, _ emit: (inout [UInt8]) throws -> Void
+  ) throws {
     guard let frames = motion.frames, motion.fps.isFinite, motion.fps > 0 else {
       throw InputError(file: file, "nothing to write: the match has no frames")
     }
@@ -120,8 +134,14 @@ public enum C3DWriter {
 
     // Data.
     let metresPerPixel = MetresPerPixel(cameras: cameras)
-    out.reserveCapacity(out.count + frameCount * labels.count * 16)
+    let frameBytes = labels.count * 16
+    let piece = pieceBytes.map { max($0, frameBytes) } ?? out.count + frameCount * frameBytes
+    out.reserveCapacity(min(out.count + frameCount * frameBytes, piece + frameBytes))
     for frame in frames {
+      if out.count >= piece {
+        try emit(&out)
+        out.removeAll(keepingCapacity: true)
+      }
       for column in columns {
         let track = motion.tracks[column.track]
         let s = track.kind == .ball
@@ -142,16 +162,24 @@ public enum C3DWriter {
     }
     // No padding after the last frame: readers that count frames from the file's size (ezc3d beyond
     // 65535 frames) would read padding as frames.
-    return out
+    if !out.isEmpty { try emit(&out) }
   }
 
-  /// Writes `url` whole.
+  /// Size of the pieces `write` renders and writes one after another.
+  static let writePieceBytes = 4 << 20
+
+  /// Writes `url` whole (`AtomicFile`: a temporary file renamed over `url`), rendered and written in
+  /// 4 MB pieces, the same bytes as `render`.
   public static func write(
     _ motion: MotionModel, naming: MarkerNames = .keypoints, cameras: [Camera] = [],
     playerNames: [String: String] = [:], to url: URL
   ) throws {
-    let bytes = try render(motion, naming: naming, cameras: cameras, playerNames: playerNames, file: url.path)
-    try AtomicFile.write(bytes: bytes, to: url)
+    try AtomicFile.write(to: url) { write in
+      try render(
+        motion, naming: naming, cameras: cameras, playerNames: playerNames, file: url.path,
+        pieceBytes: writePieceBytes
+      ) { piece in try piece.withUnsafeBytes { try write($0) } }
+    }
   }
 
   private static func putInt16(_ out: inout [UInt8], at offset: Int, _ value: Int) {

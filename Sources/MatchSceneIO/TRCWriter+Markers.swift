@@ -8,18 +8,24 @@ extension TRCWriter {
   public static func render(
     _ track: MotionTrack, markers: MarkerSet, fps: Double, fileName: String, yUp: Bool = true
   ) -> String {
-    let frames = track.frames
-    guard let first = frames.first(where: { f in (0..<markers.count).contains { markers.sample($0, of: track, frame: f).isPresent } }),
-      let last = frames.reversed().first(where: { f in (0..<markers.count).contains { markers.sample($0, of: track, frame: f).isPresent } })
-    else { return "" }
-    return text(markers: markers.names, frames: first...last, fps: fps, fileName: fileName, yUp: yUp) { frame, m in
+    guard let range = sampledFrames(of: track, markers: markers) else { return "" }
+    return text(markers: markers.names, frames: range, fps: fps, fileName: fileName, yUp: yUp) { frame, m in
       let s = markers.sample(m, of: track, frame: frame)
       return s.isPresent ? s.position : nil
     }
   }
 
+  /// The track's first to last frame with any marker present; nil when it has none.
+  static func sampledFrames(of track: MotionTrack, markers: MarkerSet) -> ClosedRange<Int>? {
+    let frames = track.frames
+    let sampled = { (f: Int) in (0..<markers.count).contains { markers.sample($0, of: track, frame: f).isPresent } }
+    guard let first = frames.first(where: sampled), let last = frames.reversed().first(where: sampled) else { return nil }
+    return first...last
+  }
+
   /// Writes `<folder>/<track>.trc` for every person of `motion` (players and others) with markers named
-  /// by `naming`; returns the files written.
+  /// by `naming`; returns the files written. Each file is rendered and written in 4 MB pieces (the bytes
+  /// of `render(_:markers:fps:fileName:yUp:)`), through `AtomicFile`.
   public static func writeAll(
     _ motion: MotionModel, naming: MarkerNames = .keypoints, to folder: URL, yUp: Bool = true
   ) throws -> [URL] {
@@ -27,9 +33,17 @@ extension TRCWriter {
     var written: [URL] = []
     for track in motion.tracks where track.kind != .ball {
       let url = folder.appendingPathComponent("\(track.id).trc")
-      let text = render(track, markers: markers, fps: motion.fps, fileName: url.lastPathComponent, yUp: yUp)
-      guard !text.isEmpty else { continue }
-      try AtomicFile.write(text, to: url)
+      guard let range = sampledFrames(of: track, markers: markers) else { continue }
+      try AtomicFile.write(to: url) { write in
+        try render(
+          markers: markers.names, frames: range, fps: motion.fps, fileName: url.lastPathComponent, yUp: yUp,
+          pieceBytes: writePieceBytes,
+          position: { frame, m in
+            let s = markers.sample(m, of: track, frame: frame)
+            return s.isPresent ? s.position : nil
+          }
+        ) { piece in try piece.bytes.withUnsafeBytes { try write($0) } }
+      }
       written.append(url)
     }
     return written

@@ -35,26 +35,56 @@ public enum TRCWriter {
     markers: [String], frames range: ClosedRange<Int>, fps: Double, fileName: String, yUp: Bool,
     position: (Int, Int) -> SIMD3<Double>?
   ) -> String {
-    var out = "PathFileType\t4\t(X/Y/Z)\t\(fileName)\n"
-    out += "DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n"
-    out += "\(fps)\t\(fps)\t\(range.count)\t\(markers.count)\tm\t\(fps)\t\(range.lowerBound)\t\(range.count)\n"
-    out += "Frame#\tTime\t" + markers.joined(separator: "\t\t\t") + "\t\t\n"
-    out += "\t\t" + (1...max(1, markers.count)).map { "X\($0)\tY\($0)\tZ\($0)" }.joined(separator: "\t") + "\n"
-    out += "\n"
+    var whole = TextBuffer()
+    render(markers: markers, frames: range, fps: fps, fileName: fileName, yUp: yUp, pieceBytes: nil, position: position) {
+      swap(&whole, &$0)
+    }
+    return whole.string
+  }
+
+  /// The bytes of `text(markers:frames:fps:fileName:yUp:position:)` handed to `emit` in pieces of about
+  /// `pieceBytes` (nil: one piece), each piece whole rows; `emit` may empty the buffer it is given. A
+  /// 10-minute match's file (18 MB a player) is then never held whole while it is written.
+  static func render(
+    markers: [String], frames range: ClosedRange<Int>, fps: Double, fileName: String, yUp: Bool, pieceBytes: Int?,
+    position: (Int, Int) -> SIMD3<Double>?, _ emit: (inout TextBuffer) throws -> Void
+  ) rethrows {
+    var out = TextBuffer(capacity: pieceBytes.map { $0 + 64 * (markers.count + 1) } ?? 0)
+    out.append("PathFileType\t4\t(X/Y/Z)\t\(fileName)\n")
+    out.append("DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n")
+    out.append("\(fps)\t\(fps)\t\(range.count)\t\(markers.count)\tm\t\(fps)\t\(range.lowerBound)\t\(range.count)\n")
+    out.append("Frame#\tTime\t" + markers.joined(separator: "\t\t\t") + "\t\t\n")
+    out.append("\t\t" + (1...max(1, markers.count)).map { "X\($0)\tY\($0)\tZ\($0)" }.joined(separator: "\t") + "\n")
+    out.append("\n")
+    let tab = UInt8(ascii: "\t")
     for frame in range {
-      var row = "\(frame)\t\(TextBuffer.fixed(Double(frame) / fps, decimals: 6))"
+      if let pieceBytes, out.bytes.count >= pieceBytes {
+        try emit(&out)
+        out.removeAll()
+      }
+      out.append(frame)
+      out.append(byte: tab)
+      out.appendFixed(Double(frame) / fps, decimals: 6)
       for m in markers.indices {
         if let p = position(frame, m) {
           let q = yUp ? SIMD3(p.y, p.z, p.x) : p
-          row += "\t\(TextBuffer.fixed(q.x, decimals: 6))\t\(TextBuffer.fixed(q.y, decimals: 6))\t\(TextBuffer.fixed(q.z, decimals: 6))"
+          out.append(byte: tab)
+          out.appendFixed(q.x, decimals: 6)
+          out.append(byte: tab)
+          out.appendFixed(q.y, decimals: 6)
+          out.append(byte: tab)
+          out.appendFixed(q.z, decimals: 6)
         } else {
-          row += "\t\t\t"
+          out.append("\t\t\t")
         }
       }
-      out += row + "\n"
+      out.append(byte: UInt8(ascii: "\n"))
     }
-    return out
+    try emit(&out)
   }
+
+  /// Size of the pieces `writeAll` renders and writes one after another.
+  static let writePieceBytes = 4 << 20
 
   /// Writes `<folder>/<track>.trc` for every person (players and others); returns the files written.
   public static func writeAll(_ reconstruction: Reconstruction, to folder: URL, yUp: Bool = true) throws -> [URL] {
