@@ -20,7 +20,7 @@ public struct GLTFBinary: Sendable, Equatable {
     case zeros(Int)
   }
 
-  private var pieces: [Piece] = []
+  private(set) var pieces: [Piece] = []
   /// Length in bytes.
   public private(set) var count = 0
 
