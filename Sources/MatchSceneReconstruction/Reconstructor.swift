@@ -263,6 +263,12 @@ public struct Reconstructor: Sendable {
     // otherwise a 10-minute match holds its ~250 MB of poses and the motion, `views.csv`'s rows and
     // the report's lists at once, the peak of the whole run.
     let trimEvery = max(1, assigned.count / 8)
+    // `views.csv`'s rows sized once, for every joint of every kept pose (an upper bound): grown by
+    // doubling they were copied (48 MB for a 10-minute match) while the poses were held, the peak of
+    // the run. The pages of the overshoot are never written, so they take address space, not memory.
+    var rowBound = 0
+    for people in assigned { for (id, pose) in people where name[id] != nil { rowBound += pose.joints.count } }
+    viewsUsed.rows.reserveCapacity(viewsUsed.rows.count + rowBound)
     for i in assigned.indices {
       if i > 0 && i % trimEvery == 0 { returnFreedMemory() }
       let people = assigned[i]
