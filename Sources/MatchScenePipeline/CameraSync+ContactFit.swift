@@ -19,7 +19,12 @@ import MatchSceneGeometry
 /// reprojection distance of each camera's detection to the flight on its side (a detection neither
 /// flight explains costs `gatePx`²): the data decide between which two detections it falls. Inside
 /// that interval, where no detection tells the sides apart, it is placed where the two flights come
-/// closest (the ball is continuous at a contact: both flights share the contact point).
+/// closest. The ball is continuous at a contact: both flights share the contact point, so each flight
+/// is refitted through the point where its neighbour (as the last round left it) stands at their
+/// contact, projected into every camera as one more detection at the contact's instant. A short flight
+/// between two contacts (a bounce 2–6 frames before a hit) is then held at both ends by its longer
+/// neighbours, as a chain of flights joined at shared points would be (the same holds for a flight
+/// split where there was no contact: both halves pass through one point).
 extension AsynchronousFlightFit {
   /// Two flights whose frames are at most this many frames apart meet at a contact.
   static let maxContactGap = 2
@@ -60,14 +65,21 @@ extension AsynchronousFlightFit {
       for (a, b) in pairs {
         contact[a] = contactInstant(fits[a]!.flight, fits[b]!.flight, between: pieces[a].span!.upperBound, pieces[b].span!.lowerBound)
       }
-      var before: [Int: Double] = [:]
-      for (a, b) in pairs { before[b] = contact[a]! }
-      for i in Set(pairs.flatMap { [$0.a, $0.b] }) {
+      // Each flight refitted on the instants between its contacts, through the points where its
+      // neighbours (as the last round left them) meet it.
+      var before: [Int: (t: Double, other: Int)] = [:]
+      for (a, b) in pairs { before[b] = (contact[a]!, a) }
+      var next = fits
+      for i in Set(pairs.flatMap { [$0.a, $0.b] }).sorted() {
         let span = pieces[i].span!
-        let lo = before[i].map { $0.nextUp } ?? Double(span.lowerBound)
+        var pins: [(instant: Double, point: SIMD3<Double>)] = []
+        if let (t, a) = before[i] { pins.append((t, fits[a]!.flight.position(at: t / fps))) }
+        if let t = contact[i], let (_, b) = pairs.first(where: { $0.a == i }) { pins.append((t, fits[b]!.flight.position(at: t / fps))) }
+        let lo = before[i].map { $0.t.nextUp } ?? Double(span.lowerBound)
         let hi = contact[i] ?? Double(span.upperBound)
-        if let fit = fitted(pieces[i].flight, span: span, window: lo...hi, from: fits[i]!.flight) { fits[i] = fit }
+        if let fit = fitted(pieces[i].flight, span: span, window: lo...hi, from: fits[i]!.flight, pins: pins) { next[i] = fit }
       }
+      fits = next
     }
     for i in order {
       guard let fit = fits[i] else { continue }

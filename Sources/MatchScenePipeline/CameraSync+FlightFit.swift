@@ -120,12 +120,27 @@ public struct AsynchronousFlightFit: Sendable {
 
   /// `fitted(_:span:)` on the detections whose instants lie in `window` (match frames, fractional),
   /// starting from `start` (default: `flight`); the change is still measured against `flight` over `span`.
-  func fitted(_ flight: BallFlight, span: ClosedRange<Int>, window: ClosedRange<Double>, from start: BallFlight? = nil)
-    -> (flight: BallFlight, scale: Double)?
-  {
+  /// Each of `pins` (a match instant and a venue point the flight passes through then: a contact point
+  /// it shares with the flight on the other side) enters as one more detection in every camera, the
+  /// point projected, when within `gatePx` of the starting flight's projection.
+  func fitted(
+    _ flight: BallFlight, span: ClosedRange<Int>, window: ClosedRange<Double>, from start: BallFlight? = nil,
+    pins: [(instant: Double, point: SIMD3<Double>)] = []
+  ) -> (flight: BallFlight, scale: Double)? {
     let first = start ?? flight
-    let (cams, times, pixels) = evidence(first, window: window)
+    var (cams, times, pixels) = evidence(first, window: window)
     guard times.count >= minObservations, Set(cams).count >= 2 else { return nil }
+    for pin in pins {
+      let t = pin.instant / fps
+      for (c, view) in views.enumerated() {
+        guard let px = view.camera.project(worldFromVenue.apply(pin.point)),
+          let predicted = view.camera.project(worldFromVenue.apply(first.position(at: t))), norm(px - predicted) <= gatePx
+        else { continue }
+        cams.append(c)
+        times.append(t - first.referenceTime)
+        pixels.append(px)
+      }
+    }
 
     func residuals(_ q: [Double]) -> [SIMD2<Double>]? {
       let positions = first.model.positions(from: SIMD3(q[0], q[1], q[2]), SIMD3(q[3], q[4], q[5]), at: times)
