@@ -137,20 +137,19 @@ extension AsynchronousFlightFit {
       let total = onA + onB
       if total < best - 1e-9 { best = total; bestSplits = [s + 1] } else if abs(total - best) <= 1e-9 { bestSplits.append(s + 1) }
     }
-    let meet = closestApproach(a, b, lo...hi)
-    // Of the equally good intervals, the one nearest to where the flights meet; the instant inside it
-    // nearest to that.
-    var choice = lo, distance = Double.infinity
+    // Inside the equally good intervals, the instant where the flights come closest.
+    var choice = lo, closest = Double.infinity
     for s in bestSplits {
       let from = s == 0 ? lo : marks[s - 1].t, to = s == marks.count ? hi : marks[s].t
-      let t = min(max(meet, from), to)
-      if abs(t - meet) < distance { distance = abs(t - meet); choice = t }
+      let (t, gap) = closestApproach(a, b, from...to)
+      if gap < closest { closest = gap; choice = t }
     }
     return choice
   }
 
-  /// The instant (match frames) in `window` where flights `a` and `b` come closest: a grid of 0.02 frame.
-  func closestApproach(_ a: BallFlight, _ b: BallFlight, _ window: ClosedRange<Double>) -> Double {
+  /// The instant (match frames) in `window` where flights `a` and `b` come closest, and their distance
+  /// then (metres): a grid of at most 0.02 frame.
+  func closestApproach(_ a: BallFlight, _ b: BallFlight, _ window: ClosedRange<Double>) -> (instant: Double, gap: Double) {
     let steps = max(1, Int(((window.upperBound - window.lowerBound) / 0.02).rounded(.up)))
     var best = window.lowerBound, gap = Double.infinity
     for k in 0...steps {
@@ -158,6 +157,6 @@ extension AsynchronousFlightFit {
       let d = length(a.position(at: t / fps) - b.position(at: t / fps))
       if d < gap { gap = d; best = t }
     }
-    return best
+    return (best, gap)
   }
 }
