@@ -75,6 +75,12 @@ def sync(args, work):
     phase_errors, ratios = [], {"players_mean_mm": [], "ball_mean_mm": [], "ball_p95_mm": []}
     for seed in args.seeds:
         common = ["--seed", str(seed), "--duration", str(args.duration), "--faults", args.faults]
+        if args.noise_scale is not None:
+            common += ["--noise-scale", str(args.noise_scale)]
+        if args.outlier_rate is not None:
+            common += ["--outlier-rate", str(args.outlier_rate)]
+        if args.swap_rate is not None:
+            common += ["--swap-rate", str(args.swap_rate)]
         _, synced = simulate_and_evaluate(args.binary, work, f"sync-{seed}", common)
         folder, unsynced = simulate_and_evaluate(args.binary, work, f"unsync-{seed}", common + ["--unsync", str(args.unsync)])
         with open(os.path.join(folder, "truth", "camera_sync.json")) as f:
@@ -108,6 +114,9 @@ def main():
     p.add_argument("--faults", default="hard")
     p.add_argument("--scales", type=float, nargs="+", default=[0.5, 1, 2, 3])
     p.add_argument("--unsync", type=int, default=30)
+    p.add_argument("--noise-scale", type=float, help="sync: passed to simulate (e.g. 2 with --outlier-rate 0.03 --swap-rate 0.04).")
+    p.add_argument("--outlier-rate", type=float, help="sync: passed to simulate.")
+    p.add_argument("--swap-rate", type=float, help="sync: passed to simulate.")
     p.add_argument("--work", help="Keep the folders here (default: a temporary folder).")
     args = p.parse_args()
     if args.work:

@@ -21,6 +21,13 @@ public struct AnalysisOptions: Sendable {
   /// each camera's detections at its own instants on a rig that is not synchronised
   /// (`AsynchronousFlightFit`). Events are found on the flights as segmented.
   public var flightRefit: (@Sendable (_ flight: BallFlight, _ span: ClosedRange<Int>, _ ends: Set<Int>) -> (BallFlight, Set<Int>))?
+  /// When set (instead of `flightRefit`), all flights are refitted together, so that two flights
+  /// meeting at a contact can share it: given each flight with the span of its kept observations (nil:
+  /// none) and its trimmed end frames, it returns each flight (its `frames` the match frames it reports)
+  /// with the end frames still to be reported as observed, in the same order — e.g. the contacts fitted
+  /// in continuous time under unsynchronised cameras (`AsynchronousFlightFit.refit(_:)`).
+  public var flightsRefit: FlightsRefit?
+  public typealias FlightsRefit = @Sendable (_ flights: [(flight: BallFlight, span: ClosedRange<Int>?, ends: Set<Int>)]) -> [(flight: BallFlight, ends: Set<Int>)]
   public init() {}
 }
 
@@ -88,7 +95,7 @@ public struct MatchAnalyzer: Sendable {
     guard let table else {
       // No rule engine without the table: rallies run from the ball starting to move to its coming to
       // rest or being lost; the ball is reported wherever it was seen.
-      motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps, refit: options.flightRefit) { _, _ in true }
+      motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps, refit: options.flightRefit, refitAll: options.flightsRefit) { _, _ in true }
       let rallies = BallRest.rallies(
         ballByFrame, rests: rests, fps: fps, lostDuration: options.events.lostDuration, hold: options.ballAtRest.hold)
       return AnalysisResult(motion: motion, events: Self.inTimeOrder(rests + rallies), flights: flights)
@@ -111,7 +118,7 @@ public struct MatchAnalyzer: Sendable {
     let rallies = Rallies.inPlay(
       events, ball: ballByFrame, maxGap: Int((options.segmentation.maxGap * fps).rounded()),
       stillFrames: Int((Rallies.palmStill * fps).rounded()), stillRadius: options.events.restNoise)
-    motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps, refit: options.flightRefit) { frame, fitted in
+    motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps, refit: options.flightRefit, refitAll: options.flightsRefit) { frame, fitted in
       rallies.contains { $0.contains(frame) } || (fitted && rallies.isEmpty)
     }
     return AnalysisResult(motion: motion, events: Self.inTimeOrder(events + rests), flights: flights)
@@ -135,17 +142,23 @@ public struct MatchAnalyzer: Sendable {
   /// is fitted again without them (`BallFlightEnds`).
   static func replacingBall(
     _ observed: MotionTrack, flights: [BallFlight], fps: Double,
-    refit: ((BallFlight, ClosedRange<Int>, Set<Int>) -> (BallFlight, Set<Int>))? = nil, keep: (Int, Bool) -> Bool
+    refit: ((BallFlight, ClosedRange<Int>, Set<Int>) -> (BallFlight, Set<Int>))? = nil, refitAll: AnalysisOptions.FlightsRefit? = nil,
+    keep: (Int, Bool) -> Bool
   ) -> MotionTrack {
     var out = observed
     out.samples = Array(repeating: .missing, count: observed.samples.count)
     var fitted = [Bool](repeating: false, count: observed.frameCount)
-    for whole in flights {
-      var (flight, ends) = BallFlightEnds.trimmed(whole, observed: observed, fps: fps)
-      if let refit {
-        let kept = flight.frames.filter { !ends.contains($0) && observed.frames.contains($0) && observed[joint: 0, frame: $0].isPresent }
-        if let first = kept.first, let last = kept.last { (flight, ends) = refit(flight, first...last, ends) }
-      }
+    var pieces = flights.map { whole in
+      let (flight, ends) = BallFlightEnds.trimmed(whole, observed: observed, fps: fps)
+      let kept = flight.frames.filter { !ends.contains($0) && observed.frames.contains($0) && observed[joint: 0, frame: $0].isPresent }
+      return (flight: flight, span: kept.first.map { $0...kept.last! }, ends: ends)
+    }
+    if let refitAll {
+      pieces = zip(pieces, refitAll(pieces)).map { ($1.flight, $0.span, $1.ends) }
+    } else if let refit {
+      pieces = pieces.map { p in p.span.map { span in let (f, e) = refit(p.flight, span, p.ends); return (f, span, e) } ?? p }
+    }
+    for (flight, _, ends) in pieces {
       for frame in flight.frames where observed.frames.contains(frame) && keep(frame, true) && !ends.contains(frame) {
         let seen = observed[joint: 0, frame: frame]
         out[joint: 0, frame: frame] = MotionSample(

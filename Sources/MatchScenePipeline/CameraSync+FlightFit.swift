@@ -84,8 +84,14 @@ public struct AsynchronousFlightFit: Sendable {
   /// detections from both sides of the contact; the flight does not.
   public func refit(_ flight: BallFlight, span: ClosedRange<Int>, ends: Set<Int>) -> (BallFlight, Set<Int>) {
     guard let fit = fitted(flight, span: span) else { return (flight, ends) }
-    let out = fit.flight, gate = endGateScales * fit.scale
-    let observed = ends.filter { frame in
+    return (fit.flight, stillObserved(ends, on: fit.flight, span: span, scale: fit.scale))
+  }
+
+  /// Of the end frames `ends` (outside `span`), those a refitted flight `out` (robust reprojection scale
+  /// `scale`) does not explain (see `refit(_:span:ends:)`): they stay as observed.
+  func stillObserved(_ ends: Set<Int>, on out: BallFlight, span: ClosedRange<Int>, scale: Double) -> Set<Int> {
+    let gate = endGateScales * scale
+    return ends.filter { frame in
       let e = Double(frame)
       let window = e > Double(span.upperBound) ? Double(span.upperBound).nextUp...e : e...Double(span.lowerBound).nextDown
       var seen = 0, near = false
@@ -104,17 +110,40 @@ public struct AsynchronousFlightFit: Sendable {
       }
       return seen < 2 || !near
     }
-    return (out, observed)
   }
 
   /// The refitted flight and its robust reprojection scale (1.4826 × the median distance, at least
   /// half a pixel), nil when unchanged.
   func fitted(_ flight: BallFlight, span: ClosedRange<Int>) -> (flight: BallFlight, scale: Double)? {
-    let (cams, times, pixels) = evidence(flight, span: span)
+    fitted(flight, span: span, window: Double(span.lowerBound)...Double(span.upperBound))
+  }
+
+  /// `fitted(_:span:)` on the detections whose instants lie in `window` (match frames, fractional),
+  /// starting from `start` (default: `flight`); the change is still measured against `flight` over `span`.
+  /// Each of `pins` (a match instant and a venue point the flight passes through then: a contact point
+  /// it shares with the flight on the other side) enters as one more detection in every camera, the
+  /// point projected, when within `gatePx` of the starting flight's projection.
+  func fitted(
+    _ flight: BallFlight, span: ClosedRange<Int>, window: ClosedRange<Double>, from start: BallFlight? = nil,
+    pins: [(instant: Double, point: SIMD3<Double>)] = []
+  ) -> (flight: BallFlight, scale: Double)? {
+    let first = start ?? flight
+    var (cams, times, pixels) = evidence(first, window: window)
     guard times.count >= minObservations, Set(cams).count >= 2 else { return nil }
+    for pin in pins {
+      let t = pin.instant / fps
+      for (c, view) in views.enumerated() {
+        guard let px = view.camera.project(worldFromVenue.apply(pin.point)),
+          let predicted = view.camera.project(worldFromVenue.apply(first.position(at: t))), norm(px - predicted) <= gatePx
+        else { continue }
+        cams.append(c)
+        times.append(t - first.referenceTime)
+        pixels.append(px)
+      }
+    }
 
     func residuals(_ q: [Double]) -> [SIMD2<Double>]? {
-      let positions = flight.model.positions(from: SIMD3(q[0], q[1], q[2]), SIMD3(q[3], q[4], q[5]), at: times)
+      let positions = first.model.positions(from: SIMD3(q[0], q[1], q[2]), SIMD3(q[3], q[4], q[5]), at: times)
       var r: [SIMD2<Double>] = []
       r.reserveCapacity(times.count)
       for (k, p) in positions.enumerated() {
@@ -124,7 +153,7 @@ public struct AsynchronousFlightFit: Sendable {
       return r
     }
     // The Huber scale from the starting residuals (1.4826 × the median distance), at least half a pixel.
-    let start = [flight.position.x, flight.position.y, flight.position.z, flight.velocity.x, flight.velocity.y, flight.velocity.z]
+    let start = [first.position.x, first.position.y, first.position.z, first.velocity.x, first.velocity.y, first.velocity.z]
     guard var r = residuals(start) else { return nil }
     let sorted = r.map(norm).sorted()
     let huber = 1.345 * max(0.5, 1.4826 * sorted[sorted.count / 2])
@@ -164,7 +193,7 @@ public struct AsynchronousFlightFit: Sendable {
       }
       if !improved { break }
     }
-    var out = flight
+    var out = first
     out.position = SIMD3(params[0], params[1], params[2])
     out.velocity = SIMD3(params[3], params[4], params[5])
     var moved = 0.0
@@ -178,7 +207,12 @@ public struct AsynchronousFlightFit: Sendable {
   /// (match frames), when within `gatePx`: the camera's index, the instant (seconds from the flight's
   /// reference time) and the pixel.
   func evidence(_ flight: BallFlight, span: ClosedRange<Int>) -> (cams: [Int], times: [Double], pixels: [SIMD2<Double>]) {
-    let lo = Double(span.lowerBound), hi = Double(span.upperBound)
+    evidence(flight, window: Double(span.lowerBound)...Double(span.upperBound))
+  }
+
+  /// `evidence(_:span:)` over the instants in `window` (match frames, fractional).
+  func evidence(_ flight: BallFlight, window: ClosedRange<Double>) -> (cams: [Int], times: [Double], pixels: [SIMD2<Double>]) {
+    let lo = window.lowerBound, hi = window.upperBound
     var cams: [Int] = [], times: [Double] = [], pixels: [SIMD2<Double>] = []
     for (c, view) in views.enumerated() {
       var i = lowerBound(view.instants, lo)

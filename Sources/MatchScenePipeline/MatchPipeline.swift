@@ -292,7 +292,7 @@ public struct MatchPipeline: Sendable {
       let fit = refiningClocks(
         flightRefit, motion: motion, sport: sport, table: table, segmentation: analysisOptions.segmentation, folder: folder,
         diagnostics: &diagnostics)
-      analysisOptions.flightRefit = { fit.refit($0, span: $1, ends: $2) }
+      analysisOptions.flightsRefit = { fit.refit($0) }
     }
     if analysisOptions.softBones == nil, options.softBones {
       analysisOptions.softBones = SoftBoneLengths(metresPerPixel: Self.metresPerPixel(cameras: cameras, worldFromVenue: venue.worldFromVenue))
