@@ -6,8 +6,9 @@ import MatchSceneCore
 /// proportions (running medians of a few limb lengths — a body's own signature, which does not change
 /// over a match). A person in a new frame joins the track with the lowest cost — the distance from
 /// its predicted centre plus a weighted difference of limb lengths — if within a gate that grows with
-/// the time since the track was last seen (`trackGateSlack + maxPersonSpeed · Δt` for the first half
-/// second, growing at `walkingSpeed` after that) and, for a track unseen for longer than
+/// the time since the track was last seen (`trackGateSlack + v · Δt` for the first half second, v the
+/// match's own speed bound from `PersonSpeeds`, at most `maxPersonSpeed`; growing at `walkingSpeed`
+/// after that) and, for a track unseen for longer than
 /// `reidentificationGap`, if the proportions agree. Assignment is greedy by cost over all
 /// (track, person) pairs, which equals the optimal assignment whenever gates do not overlap — the
 /// usual case for players at their own end of a table or court.
