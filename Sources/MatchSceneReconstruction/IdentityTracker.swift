@@ -6,8 +6,9 @@ import MatchSceneCore
 /// proportions (running medians of a few limb lengths — a body's own signature, which does not change
 /// over a match). A person in a new frame joins the track with the lowest cost — the distance from
 /// its predicted centre plus a weighted difference of limb lengths — if within a gate that grows with
-/// the time since the track was last seen (`trackGateSlack + maxPersonSpeed · Δt` for the first half
-/// second, growing at `walkingSpeed` after that) and, for a track unseen for longer than
+/// the time since the track was last seen (`trackGateSlack + v · Δt` for the first half second, v the
+/// match's own speed bound from `PersonSpeeds`, at most `maxPersonSpeed`; growing at `walkingSpeed`
+/// after that) and, for a track unseen for longer than
 /// `reidentificationGap`, if the proportions agree. Assignment is greedy by cost over all
 /// (track, person) pairs, which equals the optimal assignment whenever gates do not overlap — the
 /// usual case for players at their own end of a table or court.
@@ -30,6 +31,9 @@ struct IdentityTracker {
     /// person was moving when it started, for extrapolating it back in time (`globalChains`).
     var startVelocity: SIMD3<Double>?
     static let startFrames = 10
+    /// Where and when the track's speed was last measured from (`measureSpeed`; −1: not yet).
+    var anchorFrame = -1
+    var anchorCentre = SIMD3<Double>.zero
 
     /// `limbSamples` per limb in ascending order, kept by `record` (an insertion and a removal per
     /// sample instead of a sort of the window).
@@ -47,6 +51,9 @@ struct IdentityTracker {
     static func lowerBound(_ sorted: [Double], _ x: Double) -> Int { sorted.firstIndex { $0 >= x } ?? sorted.count }
   }
   private(set) var tracks: [Track] = []
+  /// The speeds the tracked people were seen moving at, and the gate's speed bound from them.
+  var speeds = PersonSpeeds()
+  var speedBound: Double
   let fps: Double
   let options: ReconstructionOptions
   /// The world's up axis (unit vector): positions are compared across the ground.
@@ -56,6 +63,7 @@ struct IdentityTracker {
     self.fps = fps
     self.options = options
     self.up = up
+    self.speedBound = options.maxPersonSpeed
   }
 
   /// Median absolute difference of the limbs both sides know (robust to one badly placed joint), and
@@ -145,6 +153,7 @@ struct IdentityTracker {
         v -= dot(v, up) * up
         tracks[c.track].velocity = 0.5 * tracks[c.track].velocity + 0.5 * v
       }
+      measureSpeed(of: c.track, frame: frame, centre: centre)
       tracks[c.track].lastCentre = centre
       tracks[c.track].lastFrame = frame
       tracks[c.track].frames += 1
@@ -162,6 +171,7 @@ struct IdentityTracker {
       var track = Track(id: id, lastFrame: frame, lastCentre: centre, velocity: .zero, frames: 1, firstFrame: frame,
                         firstCentre: centre, limbSamples: Array(repeating: [], count: limbs[p].count))
       Self.record(limbs[p], into: &track)
+      (track.anchorFrame, track.anchorCentre) = (frame, centre)
       tracks.append(track)
       result[p] = id
     }
@@ -170,10 +180,27 @@ struct IdentityTracker {
 }
 
 extension IdentityTracker {
-  /// How far a person may have moved in `dt` seconds: `trackGateSlack`, plus `maxPersonSpeed` for the
-  /// first half second and `walkingSpeed` after (a long-lost person has walked, not sprinted).
+  /// Records the speed of track `index`, just continued at `frame` at `centre`, when its anchor (the
+  /// place it was last measured from) lies a baseline back; a track unseen for more than twice the
+  /// baseline, or just opened, starts a new anchor here.
+  mutating func measureSpeed(of index: Int, frame: Int, centre: SIMD3<Double>) {
+    let baseline = Int((PersonSpeeds.baseline * fps).rounded())
+    let elapsed = frame - tracks[index].anchorFrame
+    if tracks[index].anchorFrame >= 0, elapsed >= baseline, elapsed <= 2 * baseline {
+      speeds.record(Self.groundDistance(centre, tracks[index].anchorCentre, up: up) * fps / Double(elapsed))
+      speedBound = speeds.bound(walkingSpeed: options.walkingSpeed, maxPersonSpeed: options.maxPersonSpeed)
+    } else if tracks[index].anchorFrame >= 0, elapsed < baseline {
+      return
+    }
+    tracks[index].anchorFrame = frame
+    tracks[index].anchorCentre = centre
+  }
+
+  /// How far a person may have moved in `dt` seconds: `trackGateSlack`, plus the match's own speed
+  /// bound (`speedBound`, from `PersonSpeeds`; at most `maxPersonSpeed`) for the first half second and
+  /// `walkingSpeed` after (a long-lost person has walked, not sprinted).
   func gate(after dt: Double) -> Double {
-    options.trackGateSlack + options.maxPersonSpeed * min(dt, 0.5) + options.walkingSpeed * max(0, dt - 0.5)
+    options.trackGateSlack + speedBound * min(dt, 0.5) + options.walkingSpeed * max(0, dt - 0.5)
   }
 
   /// Distance between two points across the ground, the `up` component left out: partly seen people's

@@ -26,7 +26,9 @@ public struct ReconstructionOptions: Sendable {
   public var minSharedJoints = 5
   /// A person needs this many cameras to be reconstructed.
   public var minViewsPerPerson = 2
-  /// Tracking: largest distance a person's centre may move per second, m/s (gates frame-to-frame links).
+  /// Tracking: largest distance a person's centre may move per second, m/s (gates frame-to-frame links):
+  /// the upper limit of the speed the tracker measures on the match (`PersonSpeeds`), and the speed
+  /// used until it has measured enough.
   public var maxPersonSpeed: Double = 8
   /// Tracking: slack added to the gate, metres (covers reconstruction noise of the centre).
   public var trackGateSlack: Double = 0.35

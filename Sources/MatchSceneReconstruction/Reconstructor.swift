@@ -229,9 +229,27 @@ public struct Reconstructor: Sendable {
     let chainOf = tracker.mergedInterleaved(
       tracker.joinedChains(options.globalTrackletLinking ? tracker.globalChains() : [:]), sightings: sightings, up: match.worldUp)
     if ProcessInfo.processInfo.environment["MATCHSCENE_DEBUG_TRACKS"] != nil {
+      print("speed bound \(tracker.speedBound) m/s from \(tracker.speeds.count) speeds, largest \(tracker.speeds.largest)")
       for t in tracker.tracks {
         let limbs = t.limbs.map { $0.map { String(format: "%.3f", $0) } ?? "-" }.joined(separator: " ")
         print("tracklet \(t.id) frames \(t.firstFrame)-\(t.lastFrame) n=\(t.frames) from \(t.firstCentre) to \(t.lastCentre) chain \(chainOf[t.id]!) limbs \(limbs)")
+        // Its runs of sightings (split where it went unseen for more than half a second).
+        var runs: [String] = [], start: (Int, SIMD3<Double>)?, last: (Int, SIMD3<Double>)?
+        for s in sightings where s.tracklet == t.id {
+          if let l = last, Double(s.frame - l.0) / match.fps > 0.5, let f = start {
+            runs.append(String(format: "%d-%d (%.2f,%.2f)->(%.2f,%.2f)", f.0, l.0, f.1.x, f.1.y, l.1.x, l.1.y))
+            start = nil
+          }
+          if start == nil { start = (s.frame, s.centre) }
+          last = (s.frame, s.centre)
+        }
+        if let f = start, let l = last { runs.append(String(format: "%d-%d (%.2f,%.2f)->(%.2f,%.2f)", f.0, l.0, f.1.x, f.1.y, l.1.x, l.1.y)) }
+        print("  runs " + runs.joined(separator: " | "))
+        if let window = ProcessInfo.processInfo.environment["MATCHSCENE_DEBUG_SIGHTINGS"]?.split(separator: "-").compactMap({ Int($0) }), window.count == 2 {
+          for s in sightings where s.tracklet == t.id && s.frame >= window[0] && s.frame <= window[1] {
+            print(String(format: "    %d (%.2f,%.2f,%.2f)", s.frame, s.centre.x, s.centre.y, s.centre.z))
+          }
+        }
       }
     }
     var chainFrames: [Int: Int] = [:]

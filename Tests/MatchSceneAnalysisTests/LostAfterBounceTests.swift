@@ -53,3 +53,52 @@ extension SettlingBallTests {
     XCTAssertNil(e["table"], "two samples are too few")
   }
 }
+
+extension SettlingBallTests {
+  /// A slow hop seen with a centimetre of scatter (the hard preset's calibration errors) and lost in
+  /// the air: the ball rises 3–4 cm after a bounce and is lost 2–4 frames before it comes down again.
+  /// The fit of so few, so noisy observations may dip onto the floor a frame after the last one, but
+  /// its own uncertainty says the contact could as well come frames later: not a bounce. (On `--faults
+  /// hard` seed 1 the rule added a floor bounce 5 cm under a ball the truth ends in the air.)
+  func testASlowNoisyBallLostInTheAirDidNotBounce() {
+    var falseBounces: [String] = []
+    for seed in 1...20 as ClosedRange<UInt64> {
+      for before in 2...4 {
+        let (observations, truth) = floorSettling(seed: seed, sigma: 0.01, drop: 0.3, frames: 150)
+        guard truth.count >= 5 else { continue }
+        let last = truth[4] - before
+        let kept = observations.filter { $0.frame <= last }
+        let detected = detectedBounces(kept, surfaces: BallSurfaces(ballRadius: 0.02, table: table))
+        let without = detectedBounces(kept, surfaces: BallSurfaces(ballRadius: 0.02, table: table), lostBalls: false)
+        // No bounce the rule adds after the last true one before the cut (noise this large makes
+        // other false bounces, which are not the lost-ball rule's).
+        for d in detected where d > truth[3] + 3 && !without.contains(d) {
+          falseBounces.append("seed \(seed) lost \(before) frames before \(truth[4]): bounce at \(d), true \(truth.prefix(4))")
+        }
+      }
+    }
+    XCTAssertEqual(falseBounces, [], "\(falseBounces.count) false bounces")
+  }
+}
+
+extension SettlingBallTests {
+  /// A ball lost one frame after a bounce, seen with a centimetre of scatter (2× keypoint noise, seed
+  /// 3 frame 1640: a floor bounce, the last sighting on the floor): the contact's time is uncertain by
+  /// more than a frame, but the last sighting lies on the floor after the fitted contact — the ball
+  /// seen at it. Counts the fourth bounce found over 20 seeds, with the rule and without (a fit of
+  /// so few, so noisy frames often misses the contact's speed: most stay unfound).
+  func testANoisyBallSeenOnTheFloorAfterTheContactBounced() {
+    var with = 0, without = 0
+    for seed in 1...20 as ClosedRange<UInt64> {
+      let (observations, truth) = floorSettling(seed: seed, sigma: 0.01, drop: 0.3, frames: 150)
+      let kept = observations.filter { $0.frame <= truth[3] + 1 }
+      let surfaces = BallSurfaces(ballRadius: 0.02, table: table)
+      if detectedBounces(kept, surfaces: surfaces).contains(where: { abs($0 - truth[3]) <= 2 }) { with += 1 }
+      if detectedBounces(kept, surfaces: surfaces, lostBalls: false).contains(where: { abs($0 - truth[3]) <= 2 }) { without += 1 }
+    }
+    print("noisy ball lost one frame after its fourth bounce: found in \(with) of 20 seeds, \(without) without the rule")
+    // 7 of 20 (0 without the rule); the contact's timing alone, without the sighting on the floor,
+    // found 5.
+    XCTAssertGreaterThanOrEqual(with, 7)
+  }
+}

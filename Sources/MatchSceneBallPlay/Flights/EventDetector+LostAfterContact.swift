@@ -23,7 +23,10 @@ extension EventDetector {
   /// match's own bounces, `restitution(_:)`; no event on a surface without that measurement), and the
   /// contact is a bounce when that rebound would lift it at least `minimumHop` (e·v ≥ √(2 g h)) — the
   /// rule the bounces with a flight after them pass — with the incoming speed taken two standard errors
-  /// below the fit's (`endSpeedError`), so that a noisy flight's steep end is not a bounce.
+  /// below the fit's (`endSpeedError`), so that a noisy flight's steep end is not a bounce; and the
+  /// ball must be seen on the surface at or after the fitted contact (within 2 rms), or the contact taken two
+  /// standard errors late (`endHeightError` over the descent speed) still fall within that frame, so
+  /// that a slow, noisily seen ball lost in the air is not a bounce.
   /// - Parameters:
   ///   - flights: time-ordered fitted flights; `flies` tells which carry the ball (see `detect`).
   ///   - ball: the observed ball positions by frame.
@@ -54,6 +57,17 @@ extension EventDetector {
       }
       guard let e = restitution[contact.surface] else { continue }
       let v = a.velocity(at: contact.time)
+      // Evidence that the ball reached the surface before it was lost: the fitted contact precedes the
+      // last sighting, which lies on the surface (within two of the fit's RMS distances) — the ball
+      // seen at the contact —, or the contact's time as the fit knows it — the path's
+      // height there is uncertain by `endHeightError`, which moves the crossing by that over the
+      // descent speed — falls within the frame after the last sighting even two standard errors late.
+      // Else the ball may as well have been lost still in the air (a slow hop seen with centimetres
+      // of scatter, its fit dipping onto the floor frames before the ball would).
+      let seenOnSurface = contact.time <= Double(lastSeen) / fps
+        && ball[lastSeen].map { $0.z - contact.position.z <= 2 * a.rms } ?? false
+      let lateBy = 2 * Self.endHeightError(a, at: contact.time, ball: ball, fps: fps) / max(-v.z, .ulpOfOne)
+      guard seenOnSurface || contact.time + lateBy <= limit else { continue }
       // The incoming speed as the flight's fit knows it: two standard errors below the estimate.
       let slow = -v.z - 2 * Self.endSpeedError(a, ball: ball, fps: fps)
       guard v.z < 0, e * slow >= (2 * 9.81 * options.minimumHop).squareRoot() else { continue }
@@ -86,6 +100,21 @@ extension EventDetector {
       if a.position(at: mid).z > height { lo = mid } else { hi = mid }
     }
     return (hi, a.position(at: hi))
+  }
+
+  /// The standard error of flight `a`'s fitted height at match time `t`, metres: with gravity known,
+  /// the height less gravity's share is a straight line in time, whose value at `t` has variance
+  /// σ² (1/n + (t − t̄)² / Σ(tᵢ − t̄)²) over the n observation times tᵢ (the prediction variance of a
+  /// least-squares line; Montgomery, Peck & Vining, Introduction to Linear Regression Analysis, §2.4);
+  /// σ is the fit's RMS distance `a.rms`, as in `endSpeedError`.
+  static func endHeightError(_ a: BallFlight, at t: Double, ball: [Int: SIMD3<Double>], fps: Double) -> Double {
+    let times = a.frames.filter { ball[$0] != nil }.map { Double($0) / fps }
+    guard times.count >= 3 else { return .infinity }
+    let n = Double(times.count)
+    let mean = times.reduce(0, +) / n
+    let spread = times.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+    guard spread > 0 else { return .infinity }
+    return a.rms * (1 / n + (t - mean) * (t - mean) / spread).squareRoot()
   }
 
   /// The standard error of flight `a`'s vertical speed, m/s: with gravity known, the speed is the slope
