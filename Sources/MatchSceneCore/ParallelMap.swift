@@ -28,16 +28,24 @@ public func parallelMap<T: Sendable, R: Sendable>(_ items: [T], _ body: @Sendabl
   return box.results.map { $0! }
 }
 
-/// Runs `first` and `second` at the same time (on two threads of the shared pool) and returns both
-/// results; for two pieces of work that share no mutable state, so that the result is the one of
-/// running them one after the other.
+/// Runs `first` and `second` at the same time and returns both results; for two pieces of work that
+/// share no mutable state, so that the result is the one of running them one after the other.
+/// `second` runs on a thread of its own and `first` on the caller's, so that a `parallelMap` inside
+/// either still spreads over every core (one inside `DispatchQueue.concurrentPerform` would run its
+/// iterations one after another on its thread).
 public func concurrently<A: Sendable, B: Sendable>(
-  _ first: @Sendable () -> A, _ second: @Sendable () -> B
+  _ first: () -> A, _ second: @escaping @Sendable () -> B
 ) -> (A, B) {
-  let a = ParallelResults<A>(1), b = ParallelResults<B>(1)
-  DispatchQueue.concurrentPerform(iterations: 2) { i in
-    // Each slot is written by one iteration only and read after both have finished.
-    if i == 0 { a.results[0] = first() } else { b.results[0] = second() }
+  let b = ParallelResults<B>(1)
+  let done = DispatchSemaphore(value: 0)
+  let thread = Thread {
+    // Written before `done` is signalled and read after it is waited for.
+    b.results[0] = second()
+    done.signal()
   }
-  return (a.results[0]!, b.results[0]!)
+  thread.stackSize = 8 << 20
+  thread.start()
+  let a = first()
+  done.wait()
+  return (a, b.results[0]!)
 }

@@ -32,4 +32,21 @@ final class ConcurrentlyTests: XCTestCase {
     XCTAssertEqual(squares, (0..<1000).map { $0 * $0 })
     XCTAssertEqual(sum, 499_500)
   }
+
+  /// A `parallelMap` inside either piece still spreads over more than one thread (inside
+  /// `DispatchQueue.concurrentPerform` it would run on its own thread only): iterations that sleep
+  /// 20 ms each are taken by at least two threads.
+  func testParallelMapInsideEitherPieceUsesSeveralThreads() throws {
+    try XCTSkipIf(ProcessInfo.processInfo.activeProcessorCount < 2, "needs two cores")
+    @Sendable func threadsUsed() -> Int {
+      let threads = (try? parallelMap(Array(0..<16)) { _ -> ObjectIdentifier in
+        usleep(20_000)
+        return ObjectIdentifier(Thread.current)
+      }) ?? []
+      return Set(threads).count
+    }
+    let (a, b) = concurrently { threadsUsed() } _: { threadsUsed() }
+    XCTAssertGreaterThanOrEqual(a, 2)
+    XCTAssertGreaterThanOrEqual(b, 2)
+  }
 }
