@@ -77,21 +77,28 @@ public struct MatchAnalyzer: Sendable {
   /// Analyses `motion`, which must be in venue coordinates (`VenueFrame`: z up, floor at z = 0, the
   /// table centred on the origin with the net in the plane x = 0); positions in the result and its
   /// events are in the same frame.
+  ///
+  /// The people (smoothing, bone lengths) and the ball (flights, rests) are analysed side by side: the
+  /// people's work leaves the ball's track as it is and the ball's reads nothing else, so the result
+  /// is the same as one after the other.
   public func run(_ motion: MotionModel) -> AnalysisResult {
-    var motion = motion
-    TrackSmoother(options: options.smoothing).smooth(&motion)
-    if options.boneLengths {
-      if let soft = options.softBones { soft.apply(to: &motion) } else { BoneLengthConstraint().apply(to: &motion) }
+    let analysis = self
+    let ballPart = options.ballPhysics ? motion.ballTrack : nil
+    let (people, ballWork) = concurrently {
+      var people = motion
+      TrackSmoother(options: analysis.options.smoothing).smooth(&people)
+      if analysis.options.boneLengths {
+        if let soft = analysis.options.softBones { soft.apply(to: &people) } else { BoneLengthConstraint().apply(to: &people) }
+      }
+      return people
+    } _: {
+      ballPart.map { analysis.ballFlightsAndRests(motion.tracks[$0], fps: motion.fps) }
     }
-    guard options.ballPhysics, let b = motion.ballTrack else { return AnalysisResult(motion: motion, events: [], flights: []) }
+    var motion = people
+    guard let b = ballPart, let ballWork else { return AnalysisResult(motion: motion, events: [], flights: []) }
+    let (flights, ballByFrame, rests) = ballWork
     let fps = motion.fps
     let ball = motion.tracks[b]
-    let observations = ball.frames.compactMap { frame in ball.position(joint: 0, frame: frame).map { (frame: frame, position: $0) } }
-    let flights = FlightSegmentation(
-      model: self.ball, surfaces: BallSurfaces(ballRadius: ballRadius, table: table), options: options.segmentation
-    ).flights(observations, fps: fps)
-    let ballByFrame = Dictionary(observations.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
-    let rests = BallRest.events(ballByFrame, fps: fps, options: options.ballAtRest)
     guard let table else {
       // No rule engine without the table: rallies run from the ball starting to move to its coming to
       // rest or being lost; the ball is reported wherever it was seen.
@@ -124,6 +131,19 @@ public struct MatchAnalyzer: Sendable {
     return AnalysisResult(motion: motion, events: Self.inTimeOrder(events + rests), flights: flights)
   }
 
+  /// The ball's flights (`FlightSegmentation`), its observations by frame, and its `ball_at_rest`
+  /// events (`BallRest`), from the ball's track as reconstructed.
+  func ballFlightsAndRests(
+    _ ball: MotionTrack, fps: Double
+  ) -> (flights: [BallFlight], byFrame: [Int: SIMD3<Double>], rests: [MatchEvent]) {
+    let observations = ball.frames.compactMap { frame in ball.position(joint: 0, frame: frame).map { (frame: frame, position: $0) } }
+    let flights = FlightSegmentation(
+      model: self.ball, surfaces: BallSurfaces(ballRadius: ballRadius, table: table), options: options.segmentation
+    ).flights(observations, fps: fps)
+    let ballByFrame = Dictionary(observations.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
+    return (flights, ballByFrame, BallRest.events(ballByFrame, fps: fps, options: options.ballAtRest))
+  }
+
   /// Events sorted by frame, stably; at one frame a rally's start first and its end last.
   static func inTimeOrder(_ events: [MatchEvent]) -> [MatchEvent] {
     func rank(_ e: MatchEvent) -> Int { e.type == .rallyStart ? 0 : e.type == .rallyEnd ? 2 : 1 }
@@ -142,27 +162,36 @@ public struct MatchAnalyzer: Sendable {
   /// is fitted again without them (`BallFlightEnds`).
   static func replacingBall(
     _ observed: MotionTrack, flights: [BallFlight], fps: Double,
-    refit: ((BallFlight, ClosedRange<Int>, Set<Int>) -> (BallFlight, Set<Int>))? = nil, refitAll: AnalysisOptions.FlightsRefit? = nil,
-    keep: (Int, Bool) -> Bool
+    refit: (@Sendable (BallFlight, ClosedRange<Int>, Set<Int>) -> (BallFlight, Set<Int>))? = nil,
+    refitAll: AnalysisOptions.FlightsRefit? = nil, keep: (Int, Bool) -> Bool
   ) -> MotionTrack {
     var out = observed
     out.samples = Array(repeating: .missing, count: observed.samples.count)
     var fitted = [Bool](repeating: false, count: observed.frameCount)
-    var pieces = flights.map { whole in
-      let (flight, ends) = BallFlightEnds.trimmed(whole, observed: observed, fps: fps)
+    // Each flight trimmed (and, with `refit`, refitted alone) on all cores; with `refitAll` the trimmed
+    // flights are refitted together instead (adjacent flights share their contact). Then each flight's
+    // positions at the frames it may report, on all cores; `keep` chooses among them in the flights' order.
+    // `try!`: the bodies throw nothing, so neither does `parallelMap`.
+    var pieces = try! parallelMap(flights) { whole -> (flight: BallFlight, span: ClosedRange<Int>?, ends: Set<Int>) in
+      var (flight, ends) = BallFlightEnds.trimmed(whole, observed: observed, fps: fps)
       let kept = flight.frames.filter { !ends.contains($0) && observed.frames.contains($0) && observed[joint: 0, frame: $0].isPresent }
-      return (flight: flight, span: kept.first.map { $0...kept.last! }, ends: ends)
+      let span = kept.first.map { $0...kept.last! }
+      if refitAll == nil, let refit, let span { (flight, ends) = refit(flight, span, ends) }
+      return (flight, span, ends)
     }
     if let refitAll {
       pieces = zip(pieces, refitAll(pieces)).map { ($1.flight, $0.span, $1.ends) }
-    } else if let refit {
-      pieces = pieces.map { p in p.span.map { span in let (f, e) = refit(p.flight, span, p.ends); return (f, span, e) } ?? p }
     }
-    for (flight, _, ends) in pieces {
-      for frame in flight.frames where observed.frames.contains(frame) && keep(frame, true) && !ends.contains(frame) {
+    let reported = try! parallelMap(pieces) { piece -> [(frame: Int, position: SIMD3<Double>)] in
+      piece.flight.frames.filter { observed.frames.contains($0) && !piece.ends.contains($0) }.map { frame in
+        (frame, piece.flight.position(at: Double(frame) / fps))
+      }
+    }
+    for flight in reported {
+      for (frame, position) in flight where keep(frame, true) {
         let seen = observed[joint: 0, frame: frame]
         out[joint: 0, frame: frame] = MotionSample(
-          position: flight.position(at: Double(frame) / fps), reprojectionPx: seen.isPresent ? seen.reprojectionPx : -1,
+          position: position, reprojectionPx: seen.isPresent ? seen.reprojectionPx : -1,
           views: seen.isPresent ? Int(seen.views) : 0, state: seen.isPresent ? seen.state : .filled)
         fitted[frame - observed.firstFrame] = true
       }

@@ -209,21 +209,26 @@ struct ReportBuilder {
     }.sorted { $0.frames != $1.frames ? $0.frames > $1.frames : $0.id < $1.id }
     let points: Int = jointCount.reduce(0, +), views: Int = jointViews.reduce(0, +)
     let meanViews: Double? = points > 0 ? Double(views) / Double(points) : nil
+    // The error lists' statistics (each a sort of up to millions of errors) on all cores: the cameras'
+    // used, then their rejected, the joints', the ball's.
+    let m = cameras.count, lists = used + rejected + jointErrors + [ballErrors]
+    // `try!`: the body throws nothing, so neither does `parallelMap`.
+    let statistics = try! parallelMap(Array(lists.indices)) { ErrorStatistics(lists[$0]) }
     return ReconstructionReport(
       fps: fps, firstFrame: range.lowerBound, lastFrame: range.upperBound, seconds: seconds,
       cameras: cameras.indices.map { c in
         .init(
           name: cameras[c].name, observations: observations[c], used: used[c].count,
-          reprojectionPx: ErrorStatistics(used[c]), rejectedReprojectionPx: ErrorStatistics(rejected[c]))
+          reprojectionPx: statistics[c], rejectedReprojectionPx: statistics[m + c])
       },
       joints: skeleton.keypoints.indices.map { j in
         .init(
           joint: skeleton.keypoints[j], coverage: playerFrames > 0 ? Double(jointCount[j]) / Double(playerFrames) : 0,
-          reprojectionPx: ErrorStatistics(jointErrors[j]),
+          reprojectionPx: statistics[2 * m + j],
           meanViews: jointCount[j] > 0 ? Double(jointViews[j]) / Double(jointCount[j]) : 0)
       },
       tracks: tracks, ballCoverage: Double(ballFrames) / Double(max(1, range.count)),
-      ballReprojectionPx: ErrorStatistics(ballErrors), meanViewsPerPoint: meanViews,
+      ballReprojectionPx: statistics[2 * m + jointErrors.count], meanViewsPerPoint: meanViews,
       ids: tracks.filter { $0.kind == "player" }.map(\.id), warnings: [])
   }
 }

@@ -45,6 +45,9 @@ public struct Reconstructor: Sendable {
   /// Per-frame result before tracking.
   struct FrameResult: Sendable {
     var poses: [Pose3D] = []
+    /// Each pose's centre (`Pose3D.centre(torso:)`), found with the frame (on all cores) for the
+    /// tracking that follows one frame at a time.
+    var centres: [SIMD3<Double>?] = []
     var ball: BallEstimate?
   }
 
@@ -195,6 +198,7 @@ public struct Reconstructor: Sendable {
       }
     }
     result.poses = poses
+    result.centres = poses.map { $0.centre(torso: torso) }
     guard let ballTriangulator else { return result }
     let balls = cameras.map { match.balls(camera: $0.name, frame: frame) }
     result.ball = try BallLocator.locate(candidates: balls, cameras: cameras, triangulator: ballTriangulator, options: options)
@@ -208,14 +212,13 @@ public struct Reconstructor: Sendable {
     _ frames: inout [FrameResult], range: ClosedRange<Int>, report: inout ReportBuilder, viewsUsed: inout ViewsUsed
   ) throws -> MotionModel {
     let skeleton = match.skeleton
-    let torso = self.torso
     let limbs = Pose3D.signatureLimbs(skeleton)
     var tracker = IdentityTracker(fps: match.fps, options: options, up: match.worldUp)
     var assigned: [[(Int, Pose3D)]] = []
     var sightings: [IdentityTracker.Sighting] = []
     for (i, result) in frames.enumerated() {
       let poses = result.poses
-      let centres = poses.map { $0.centre(torso: torso) }
+      let centres = result.centres
       let ids = tracker.assign(
         frame: range.lowerBound + i, centres: centres, limbs: poses.map { $0.limbLengths(limbs) },
         canStartTrack: poses.map { $0.joints.compactMap { $0 }.count >= options.minJointsForNewTrack })

@@ -1,3 +1,4 @@
+@testable import MatchSceneAnalysis
 @testable import MatchSceneBallPlay
 @testable import MatchSceneMotion
 import MatchSceneCore
@@ -80,5 +81,95 @@ final class ParallelAnalysisTests: XCTestCase {
     series[30] = 5
     series[31] = nil
     XCTAssertEqual(HampelFilter(halfWindow: 5, threshold: 3, floor: 0.05).outliers(series), [30])
+  }
+
+  /// Two players (walking, 2 mm noise, a 6-frame gap each) and three rallies of the ball, 60 fps.
+  func playersAndBall() -> MotionModel {
+    let fps = 60.0, skeleton = Skeleton.coco17
+    var ball: [(frame: Int, position: SIMD3<Double>)] = []
+    for (k, start) in [0, 160, 330].enumerated() { ball += rally(start: start, frames: 120, seed: UInt64(k + 11)) }
+    var motion = MotionModel(fps: fps, skeleton: skeleton, frames: 0...(ball.last!.frame))
+    var rng = SeededGenerator(seed: 5)
+    var players = [motion.makeTrack(id: "P1", kind: .player), motion.makeTrack(id: "P2", kind: .player)]
+    for f in motion.frames! {
+      for (k, side) in [-2.2, 2.2].enumerated() where !((100 + 40 * k)..<(106 + 40 * k)).contains(f) {
+        for j in 0..<skeleton.count {
+          let p = SIMD3(side + 0.3 * sin(Double(f) / 40), 0.2 * Double(k) + 0.01 * Double(j % 5), 0.1 + 0.09 * Double(j))
+          players[k][joint: j, frame: f] = MotionSample(
+            position: p + 0.002 * SIMD3(rng.gaussian(), rng.gaussian(), rng.gaussian()), reprojectionPx: 1, views: 3, state: .measured)
+        }
+      }
+    }
+    var track = motion.makeTrack(id: "ball", kind: .ball)
+    for o in ball { track[joint: 0, frame: o.frame] = MotionSample(position: o.position, reprojectionPx: 1, views: 2, state: .measured) }
+    motion.tracks = players + [track]
+    return motion
+  }
+
+  /// `MatchAnalyzer.run` analyses the people and the ball side by side: the people equal, sample for
+  /// sample, those smoothed and given constant bone lengths alone, and the flights and rests equal
+  /// those found on the ball alone, bit for bit.
+  func testPeopleAndBallSideBySideEqualOneAfterTheOther() throws {
+    try XCTSkipIf(ProcessInfo.processInfo.activeProcessorCount < 2, "side by side needs two cores")
+    let motion = playersAndBall()
+    let table = TableGeometry(length: 2.74, width: 1.525, surfaceHeight: 0.76, netHeight: 0.1525, ballRadius: 0.02)
+    let analyzer = MatchAnalyzer(table: table, ball: BallModel(drag: 0.126))
+    let result = analyzer.run(motion)
+    var people = motion
+    TrackSmoother(options: analyzer.options.smoothing).smooth(&people)
+    BoneLengthConstraint().apply(to: &people)
+    for t in 0..<2 {
+      XCTAssertEqual(result.motion.tracks[t].samples, people.tracks[t].samples, "track \(people.tracks[t].id)")
+      XCTAssertGreaterThan(result.motion.tracks[t].presentFrameCount, 400)
+    }
+    let (flights, byFrame, rests) = analyzer.ballFlightsAndRests(motion.tracks[2], fps: motion.fps)
+    XCTAssertGreaterThan(flights.count, 6, "each rally has several flights")
+    XCTAssertEqual(result.flights.count, flights.count)
+    for (a, b) in zip(result.flights, flights) {
+      XCTAssertTrue(a.frames == b.frames && a.position == b.position && a.velocity == b.velocity && a.referenceTime == b.referenceTime)
+    }
+    let observations = motion.tracks[2].frames.compactMap { f in motion.tracks[2].position(joint: 0, frame: f).map { (frame: f, position: $0) } }
+    let alone = FlightSegmentation(
+      model: BallModel(drag: 0.126), surfaces: BallSurfaces(ballRadius: 0.02, table: table), options: analyzer.options.segmentation
+    ).flights(observations, fps: motion.fps)
+    XCTAssertEqual(alone.map(\.frames), flights.map(\.frames))
+    XCTAssertEqual(byFrame.count, observations.count)
+    XCTAssertEqual(result.events.filter { $0.type == .ballAtRest }.map(\.frame), rests.map(\.frame))
+  }
+
+  /// The ball's track from flights trimmed, refitted and evaluated on all cores equals the one from the
+  /// flights one after another (each frame from the last flight reporting it), sample for sample.
+  func testBallReplacedFromParallelFlightsEqualsOneAfterTheOther() {
+    let motion = playersAndBall(), fps = motion.fps, observed = motion.tracks[2]
+    let (flights, _, _) = MatchAnalyzer(table: nil, ball: BallModel(drag: 0.126), ballRadius: 0.02)
+      .ballFlightsAndRests(observed, fps: fps)
+    let keep: (Int, Bool) -> Bool = { frame, fitted in fitted ? frame % 11 != 3 : frame % 2 == 0 }
+    // A refit that moves the flight by 1 mm and reports its first kept frame as observed.
+    let refit: @Sendable (BallFlight, ClosedRange<Int>, Set<Int>) -> (BallFlight, Set<Int>) = { flight, span, ends in
+      var moved = flight
+      moved.position += SIMD3(0.001, 0, 0)
+      return (moved, ends.union([span.lowerBound]))
+    }
+    let got = MatchAnalyzer.replacingBall(observed, flights: flights, fps: fps, refit: refit, keep: keep)
+    var expected = observed
+    expected.samples = Array(repeating: .missing, count: observed.samples.count)
+    var fitted = Set<Int>()
+    for whole in flights {
+      var (flight, ends) = BallFlightEnds.trimmed(whole, observed: observed, fps: fps)
+      let kept = flight.frames.filter { !ends.contains($0) && observed.frames.contains($0) && observed[joint: 0, frame: $0].isPresent }
+      if let first = kept.first, let last = kept.last { (flight, ends) = refit(flight, first...last, ends) }
+      for frame in flight.frames where observed.frames.contains(frame) && keep(frame, true) && !ends.contains(frame) {
+        let seen = observed[joint: 0, frame: frame]
+        expected[joint: 0, frame: frame] = MotionSample(
+          position: flight.position(at: Double(frame) / fps), reprojectionPx: seen.isPresent ? seen.reprojectionPx : -1,
+          views: seen.isPresent ? Int(seen.views) : 0, state: seen.isPresent ? seen.state : .filled)
+        fitted.insert(frame)
+      }
+    }
+    for frame in observed.frames where !fitted.contains(frame) && observed[joint: 0, frame: frame].isPresent && keep(frame, false) {
+      expected[joint: 0, frame: frame] = observed[joint: 0, frame: frame]
+    }
+    XCTAssertGreaterThan(fitted.count, 200)
+    XCTAssertEqual(got.samples, expected.samples)
   }
 }
