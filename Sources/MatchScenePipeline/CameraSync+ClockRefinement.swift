@@ -101,12 +101,13 @@ extension AsynchronousFlightFit {
 extension MatchPipeline {
   /// `fit` with the clocks of the cameras it resampled at a phase refined on the ball's flights
   /// (`AsynchronousFlightFit.refineClocks`), the flights segmented from `motion`'s ball (venue
-  /// coordinates) as the analysis will; each correction is a note.
+  /// coordinates) as the analysis will; each correction is a note, and is returned by camera name
+  /// (frames, the camera's instants later by that much).
   func refiningClocks(
     _ fit: AsynchronousFlightFit, motion: MotionModel, sport: SportSpec, table: TableGeometry?,
     segmentation: FlightSegmentationOptions, folder: URL, diagnostics: inout DiagnosticLog
-  ) -> AsynchronousFlightFit {
-    guard let b = motion.ballTrack else { return fit }
+  ) -> (AsynchronousFlightFit, [String: Double]) {
+    guard let b = motion.ballTrack else { return (fit, [:]) }
     let ball = motion.tracks[b]
     let observations = ball.frames.compactMap { frame in ball.position(joint: 0, frame: frame).map { (frame: frame, position: $0) } }
     let flights = FlightSegmentation(
@@ -119,6 +120,6 @@ extension MatchPipeline {
         file: options.calibrationLabel(folder), location: .key(camera),
         String(format: "%@'s clock refined on the ball's flights by %+.4f frames (its instants later by that much)", camera, frames))))
     }
-    return out
+    return (out, corrections)
   }
 }

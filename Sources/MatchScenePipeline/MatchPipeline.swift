@@ -99,9 +99,10 @@ public struct MatchPipeline: Sendable {
 
     let venue = options.venue ?? match.venue ?? .assumed(worldUp: match.worldUp)
     let inVenue = venue.isIdentity ? reconstructed.motion : reconstructed.motion.transformed(by: venue.venueFromWorld)
+    var clockRefinements: [String: Double] = [:]
     var (motion, events) = try analyse(
       inVenue, sport: sport, venue: venue, cameras: match.cameras, folder: folder, diagnostics: &diagnostics,
-      flightRefit: unsynchronisedBalls.map { raw in
+      clockRefinements: &clockRefinements, flightRefit: unsynchronisedBalls.map { raw in
         AsynchronousFlightFit(
           cameras: match.cameras, rawBalls: raw.balls, frameOffsets: match.frameOffsets, phases: raw.phases,
           worldFromVenue: venue.worldFromVenue, fps: match.fps)
@@ -136,7 +137,12 @@ public struct MatchPipeline: Sendable {
     report?.venue = .init(venue)
     report?.playerNames = match.playerNames.isEmpty ? nil : match.playerNames
     report?.calibration = check.map { Self.calibrationFigures($0, refinement: refinement) }
-    report?.sync = sync
+    report?.sync = sync?.map { figures in
+      var figures = figures
+      figures.clockRefinementFrames = clockRefinements[figures.estimate.camera]
+      figures.refinedOffset = figures.clockRefinementFrames.map { figures.estimate.offset - $0 }
+      return figures
+    }
     if report != nil {
       assert(motion.frames == range, "the all-views error samples the run's frames")
       allViews.add(to: &report!, match: match, motion: motion)
@@ -283,15 +289,16 @@ public struct MatchPipeline: Sendable {
   /// table that is not there would be invented.
   func analyse(
     _ motion: MotionModel, sport: SportSpec, venue: VenueFrame, cameras: [Camera], folder: URL,
-    diagnostics: inout DiagnosticLog, flightRefit: AsynchronousFlightFit? = nil
+    diagnostics: inout DiagnosticLog, clockRefinements: inout [String: Double], flightRefit: AsynchronousFlightFit? = nil
   ) throws -> (MotionModel, [MatchEvent]) {
     guard options.analysis else { return (motion, []) }
     let table = try sport.tableGeometry()
     var analysisOptions = options.analysisOptions
     if let flightRefit {
-      let fit = refiningClocks(
+      let (fit, corrections) = refiningClocks(
         flightRefit, motion: motion, sport: sport, table: table, segmentation: analysisOptions.segmentation, folder: folder,
         diagnostics: &diagnostics)
+      clockRefinements = corrections
       analysisOptions.flightsRefit = { fit.refit($0) }
     }
     if analysisOptions.softBones == nil, options.softBones {

@@ -77,6 +77,13 @@ public struct ReconstructionReport: Sendable, Codable {
     public var appliedFrames: Bool
     /// Whether the detections were resampled at the phase.
     public var appliedPhase: Bool
+    /// The correction the ball's flights made to this camera's sub-frame clock after the phase was
+    /// applied (`AsynchronousFlightFit.refineClocks`), frames: its instants later by this much; nil when
+    /// not refined (a synchronised or whole-frame camera, or too few flights).
+    public var clockRefinementFrames: Double? = nil
+    /// `estimate.offset − clockRefinementFrames`: the camera's offset the ball was fitted with, frames
+    /// (camera frame minus match frame); nil when not refined.
+    public var refinedOffset: Double? = nil
     public init(estimate: CameraSyncEstimate, appliedFrames: Bool, appliedPhase: Bool) {
       self.estimate = estimate
       self.appliedFrames = appliedFrames

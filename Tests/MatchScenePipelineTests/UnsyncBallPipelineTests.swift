@@ -37,6 +37,17 @@ final class UnsyncBallPipelineTests: XCTestCase {
       XCTAssertEqual(evaluation.identitySwitches, 0, evaluation.summary)
       let refined = result.diagnostics.filter { $0.description.contains("clock refined on the ball's flights") }
       XCTAssertEqual(refined.count, unsync > 0 ? config.rig.cameras.count - 1 : 0, "every camera resampled at a phase is refined")
+      // report.json's sync holds each refined clock: the offset the ball was fitted with, within 0.02
+      // frame of the simulator's true clock (measured: 0.011 and 0.003 frame).
+      let sync = result.report?.sync ?? []
+      XCTAssertEqual(sync.compactMap(\.refinedOffset).count, refined.count, "\(sync)")
+      for figures in sync {
+        guard let refinedOffset = figures.refinedOffset, let correction = figures.clockRefinementFrames,
+          let truth = m.clocks.first(where: { $0.camera == figures.estimate.camera })
+        else { continue }
+        XCTAssertEqual(refinedOffset, figures.estimate.offset - correction, accuracy: 1e-12)
+        XCTAssertEqual(refinedOffset, truth.offset, accuracy: 0.02, "\(figures.estimate.camera)")
+      }
     }
     XCTAssertLessThan(ball[1].median, 1.2 * ball[0].median, "\(ball)")
     XCTAssertLessThan(ball[1].p95, 1.1 * ball[0].p95, "\(ball)")
