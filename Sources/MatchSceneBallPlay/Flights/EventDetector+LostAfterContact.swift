@@ -108,12 +108,7 @@ extension EventDetector {
   /// least-squares line; Montgomery, Peck & Vining, Introduction to Linear Regression Analysis, §2.4);
   /// σ is the fit's RMS distance `a.rms`, as in `endSpeedError`.
   static func endHeightError(_ a: BallFlight, at t: Double, ball: [Int: SIMD3<Double>], fps: Double) -> Double {
-    let times = a.frames.filter { ball[$0] != nil }.map { Double($0) / fps }
-    guard times.count >= 3 else { return .infinity }
-    let n = Double(times.count)
-    let mean = times.reduce(0, +) / n
-    let spread = times.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
-    guard spread > 0 else { return .infinity }
+    guard let (n, mean, spread) = observationTimes(a, ball: ball, fps: fps) else { return .infinity }
     return a.rms * (1 / n + (t - mean) * (t - mean) / spread).squareRoot()
   }
 
@@ -122,10 +117,21 @@ extension EventDetector {
   /// line's slope is one number); σ is taken as the fit's RMS distance `a.rms` (all three axes: an
   /// upper bound on the vertical one's).
   static func endSpeedError(_ a: BallFlight, ball: [Int: SIMD3<Double>], fps: Double) -> Double {
+    guard let (_, _, spread) = observationTimes(a, ball: ball, fps: fps) else { return .infinity }
+    return a.rms / spread.squareRoot()
+  }
+
+  /// The times (seconds) at which flight `a`'s ball was observed: their count n, mean t̄ and spread
+  /// Σ(tᵢ − t̄)², the sums of the straight-line fit's variances above; nil for fewer than three
+  /// observations or no spread.
+  static func observationTimes(
+    _ a: BallFlight, ball: [Int: SIMD3<Double>], fps: Double
+  ) -> (n: Double, mean: Double, spread: Double)? {
     let times = a.frames.filter { ball[$0] != nil }.map { Double($0) / fps }
-    guard times.count >= 3 else { return .infinity }
-    let mean = times.reduce(0, +) / Double(times.count)
+    guard times.count >= 3 else { return nil }
+    let n = Double(times.count)
+    let mean = times.reduce(0, +) / n
     let spread = times.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
-    return spread > 0 ? a.rms / spread.squareRoot() : .infinity
+    return spread > 0 ? (n, mean, spread) : nil
   }
 }
