@@ -3,7 +3,7 @@ import MatchSceneCore
 /// How fast the people of this match move, measured on their own tracks: the ground distance each
 /// track's centre covers over about half a second of continuous tracking (long enough that the
 /// centre's frame-to-frame scatter, centimetres to decimetres for a person seen by two cameras, adds
-/// little to the speed), kept as a histogram of 0.05 m/s bins.
+/// little to the speed), each rounded up to a 0.05 m/s step (at most 20 m/s).
 ///
 /// Its bound — twice the largest speed seen (room for what the match has not shown yet: a lunge
 /// faster than any before it), between `walkingSpeed` and `maxPersonSpeed` — replaces the fixed sprinting speed in the tracker's
@@ -17,15 +17,15 @@ struct PersonSpeeds {
   /// The baseline a speed is measured over, seconds.
   static let baseline = 0.5
   static let minimumSamples = 20
-  private var histogram = [Int](repeating: 0, count: 400)
+  /// Steps of `binWidth` a recorded speed may take.
+  static let bins = 400
   private(set) var count = 0
-  /// The largest speed recorded, m/s (clamped to the histogram's range).
+  /// The largest speed recorded, m/s (rounded up to a `binWidth` step, at most `bins` steps).
   private(set) var largest = 0.0
 
   mutating func record(_ speed: Double) {
     guard speed.isFinite, speed >= 0 else { return }
-    let bin = min(histogram.count - 1, Int(speed / Self.binWidth))
-    histogram[bin] += 1
+    let bin = min(Self.bins - 1, Int(speed / Self.binWidth))
     count += 1
     largest = max(largest, Double(bin + 1) * Self.binWidth)
   }
