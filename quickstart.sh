@@ -57,7 +57,7 @@ case "$mode" in
     install_missing "${runtime_packages[@]}" ${test_packages[@]+"${test_packages[@]}"}
     install_python_tools
     # XCTest only: the project has no Swift Testing tests, and its empty run would close the log.
-    swift test --disable-swift-testing
+    MATCHSCENE_TEST_TIERS=all swift test --disable-swift-testing
     # Fuzzing (issue 16): every reader and the triangulation shim's C API, 4 s each (about a minute).
     Tests/Fuzz/run.sh 4
     ;;

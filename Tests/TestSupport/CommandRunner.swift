@@ -24,12 +24,18 @@ public var productsDirectory: URL {
 
 /// Runs the built `matchscene` with `arguments`, waiting for it to exit.
 /// Standard input is closed; output is captured (so progress output stays off, as when piped).
+/// Integration tier: skipped unless `MATCHSCENE_TEST_TIERS` enables it.
 public func runMatchScene(_ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
-  try runProgram(productsDirectory.appendingPathComponent("matchscene"), arguments, in: directory)
+  try requireTier(.integration)
+  return try runProgram(productsDirectory.appendingPathComponent("matchscene"), arguments, in: directory)
 }
 
 /// Runs `program` with `arguments`, waiting for it to exit; standard input closed, output captured.
+/// Every spawn goes through here, so a test that spawns belongs to the integration or tools tier.
 public func runProgram(_ program: URL, _ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
+  if TestTier.enabled == [.unit] {
+    throw XCTSkip("spawns \(program.lastPathComponent): set MATCHSCENE_TEST_TIERS=all to run the spawning tiers")
+  }
   let process = Process()
   process.executableURL = program
   process.arguments = arguments
