@@ -6,7 +6,7 @@ import MatchSceneIO
 extension SessionStore {
   /// Every session, by date then id.
   public func list() throws -> [SessionSummary] {
-    try pool.read { db in
+    try reading { db in
       try Row.fetchAll(db, sql: "SELECT * FROM session ORDER BY date, id").map { try Self.summary($0, db) }
     }
   }
@@ -14,7 +14,7 @@ extension SessionStore {
   /// One session's metadata.
   /// - Throws: `SessionStoreError.noSuchSession`.
   public func summary(_ id: Int64) throws -> SessionSummary {
-    try pool.read { db in
+    try reading { db in
       guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [id]) else {
         throw SessionStoreError.noSuchSession(file: path, id: id)
       }
@@ -24,7 +24,7 @@ extension SessionStore {
 
   /// The ids of the sessions the player named `name` played in, the latest `last` (by date), oldest first.
   public func sessions(ofPlayer name: String, last: Int = .max) throws -> [Int64] {
-    try pool.read { db in
+    try reading { db in
       try Int64.fetchAll(
         db,
         sql: """
@@ -37,7 +37,7 @@ extension SessionStore {
   /// One session read back whole (its tracks decoded; only those in `tracks` when given).
   /// - Throws: `SessionStoreError.noSuchSession`, `.corrupt`.
   public func load(_ id: Int64, tracks only: Set<String>? = nil) throws -> StoredSession {
-    try pool.read { db in
+    try reading { db in
       guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [id]) else {
         throw SessionStoreError.noSuchSession(file: path, id: id)
       }
@@ -96,9 +96,11 @@ extension SessionStore {
   /// Deletes a session (its players, tracks, events and documents with it) in one transaction.
   /// - Throws: `SessionStoreError.noSuchSession`.
   public func remove(_ id: Int64) throws {
-    try pool.write { db in
-      try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
-      if db.changesCount == 0 { throw SessionStoreError.noSuchSession(file: path, id: id) }
+    try mappingErrors {
+      try pool.write { db in
+        try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
+        if db.changesCount == 0 { throw SessionStoreError.noSuchSession(file: path, id: id) }
+      }
     }
   }
 

@@ -92,7 +92,7 @@ struct Overlay: ParsableCommand {
           skeleton: match.skeleton, background: transparent ? nil : OverlaySVG.defaultBackground)
         try AtomicFile.write(image.svg, to: folder.appendingPathComponent("\(camera.name)_\(frame).svg"))
         for d in image.disagreements {
-          summary += "\(frame),\(camera.name),\(d.track),\(d.meanPx.map { String(format: "%.2f", $0) } ?? "")\n"
+          summary += "\(frame),\(CSVField.escape(camera.name)),\(CSVField.escape(d.track)),\(d.meanPx.map { String(format: "%.2f", $0) } ?? "")\n"
         }
         done += 1
         progress.update(done)

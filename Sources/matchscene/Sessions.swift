@@ -9,10 +9,11 @@ struct StoreOptions: ParsableArguments {
 
   var path: String { store ?? SessionStore.defaultPath }
 
-  /// Runs `body` on the opened store; the store's errors become a failure message without usage text.
-  func withStore<T>(_ body: (SessionStore) throws -> T) throws -> T {
+  /// Runs `body` on the store opened for `access` (reading commands open it read-only and never create
+  /// it); the store's errors become a failure message without usage text.
+  func withStore<T>(_ access: SessionStore.Access, _ body: (SessionStore) throws -> T) throws -> T {
     do {
-      return try body(try SessionStore(path: path))
+      return try body(try SessionStore(path: path, access: access))
     } catch let error as SessionStoreError {
       throw CommandFailure(error.description)
     }
@@ -79,7 +80,7 @@ struct SessionsAdd: ParsableCommand {
       let parts = p.split(separator: "=", maxSplits: 1).map(String.init)
       options.players[parts[0]] = parts[1]
     }
-    try storeOptions.withStore { store in
+    try storeOptions.withStore(.readWrite) { store in
       let result = try store.add(input, options: options)
       let summary = try store.summary(result.id)
       print("added session \(result.id) '\(summary.name)' (\(summary.date), \(String(format: "%.1f", summary.duration)) s, \(summary.playersText))")
@@ -102,7 +103,12 @@ struct SessionsList: ParsableCommand {
   @OptionGroup var storeOptions: StoreOptions
 
   func run() throws {
-    let sessions = try storeOptions.withStore { try $0.list() }
+    // No store yet: nothing to list, and nothing is created.
+    guard FileManager.default.fileExists(atPath: storeOptions.path) else {
+      print("no sessions in \(storeOptions.path) (no store there yet)")
+      return
+    }
+    let sessions = try storeOptions.withStore(.readOnly) { try $0.list() }
     if sessions.isEmpty { print("no sessions in \(storeOptions.path)") }
     for s in sessions {
       print("\(s.id)\t\(s.date)\t\(s.name)\t\(String(format: "%.1f s", s.duration))\t\(s.playersText)")
@@ -117,7 +123,7 @@ struct SessionsShow: ParsableCommand {
   @OptionGroup var storeOptions: StoreOptions
 
   func run() throws {
-    let s = try storeOptions.withStore { try $0.summary(id) }
+    let s = try storeOptions.withStore(.readOnly) { try $0.summary(id) }
     print("""
         session \(s.id): \(s.name)
           date \(s.date)\(s.place.map { ", place \($0)" } ?? "")
@@ -137,7 +143,7 @@ struct SessionsRemove: ParsableCommand {
   @OptionGroup var storeOptions: StoreOptions
 
   func run() throws {
-    try storeOptions.withStore { try $0.remove(id) }
+    try storeOptions.withStore(.readWrite) { try $0.remove(id) }
     print("removed session \(id)")
   }
 }
@@ -152,7 +158,7 @@ struct SessionsExport: ParsableCommand {
   @OptionGroup var storeOptions: StoreOptions
 
   func run() throws {
-    try storeOptions.withStore { try $0.export(id, to: URL(fileURLWithPath: output), force: force) }
+    try storeOptions.withStore(.readOnly) { try $0.export(id, to: URL(fileURLWithPath: output), force: force) }
     print("exported session \(id) to \(output)")
   }
 }
