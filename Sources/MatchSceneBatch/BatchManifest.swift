@@ -87,7 +87,8 @@ public enum BatchManifest {
     guard !entries.isEmpty else {
       throw InputError(
         file: file,
-        "no match in the manifest (\(lines.count) line(s), all blank or comments); expected one match per line: <input> <output> [name=…] [flags…]")
+        "no match in the manifest (\(lines.count - (lines.last?.isEmpty == true ? 1 : 0)) line(s), all blank or comments); "
+          + "expected one match per line: <input> <output> [name=…] [flags…]")
     }
     return entries
   }

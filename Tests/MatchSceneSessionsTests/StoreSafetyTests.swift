@@ -1,9 +1,11 @@
 import Foundation
+import GRDB
 import MatchSceneCore
 import MatchSceneIO
-import MatchSceneSessions
 import TestSupport
 import XCTest
+
+@testable import MatchSceneSessions
 
 #if canImport(Glibc)
   import Glibc
@@ -59,6 +61,38 @@ final class StoreSafetyTests: XCTestCase {
       let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("t\(trial)").path)
         .filter { $0.contains(".creating-") }
       XCTAssertEqual(leftovers, [], "no temporary store left behind")
+    }
+  }
+
+  /// A store of the first schema brought up to date by eight openers at once, five times: each step is
+  /// applied once and every opener succeeds.
+  func testConcurrentMigrationOfAnOlderStore() throws {
+    let dir = try makeTemporaryFolder("store-migrate")
+    for trial in 0..<5 {
+      let path = dir.appendingPathComponent("v1-\(trial).sqlite").path
+      do {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { _ = try String.fetchOne($0, sql: "PRAGMA journal_mode = WAL") }
+        try SessionSchema.migrator.migrate(queue, upTo: "v1-sessions")
+        try queue.close()
+      }
+      final class Failures: @unchecked Sendable {
+        let lock = NSLock()
+        var messages: [String] = []
+      }
+      let failures = Failures()
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        do {
+          _ = try SessionStore(path: path)
+        } catch {
+          failures.lock.lock()
+          failures.messages.append("\(error)")
+          failures.lock.unlock()
+        }
+      }
+      XCTAssertEqual(failures.messages, [], "trial \(trial)")
+      let applied = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+      XCTAssertEqual(applied.sorted(), ["v1-sessions", "v2-event-story"])
     }
   }
 
