@@ -96,6 +96,13 @@ final class StoreSafetyTests: XCTestCase {
     }
   }
 
+  /// angles.csv kept in the store is read back for a track whose name the writer quoted.
+  func testAnglesOfAQuotedTrack() {
+    let text = "frame,time,track,racket_side,elbow,elbow_sd\n1,0.016667,\"P,1\",right,90.5,1.2\n2,0.033333,'=P2,left,80,1\n"
+    XCTAssertEqual(FormFiles.angles(Data(text.utf8), track: "P,1"), ["elbow": [1: 90.5]])
+    XCTAssertEqual(FormFiles.angles(Data(text.utf8), track: "=P2"), ["elbow": [2: 80]])
+  }
+
   /// Messages for what SQLite reports as codes: a full disk, a read-only store, a file that is no store.
   func testStoreFailuresAreNamed() throws {
     let dir = try makeTemporaryFolder("store-notdb")
