@@ -42,22 +42,7 @@ final class StoreSafetyTests: XCTestCase {
     let dir = try makeTemporaryFolder("store-race")
     for trial in 0..<10 {
       let path = dir.appendingPathComponent("t\(trial)/sessions.sqlite").path
-      final class Failures: @unchecked Sendable {
-        let lock = NSLock()
-        var messages: [String] = []
-      }
-      let failures = Failures()
-      DispatchQueue.concurrentPerform(iterations: 8) { _ in
-        do {
-          let store = try SessionStore(path: path)
-          _ = try store.list()
-        } catch {
-          failures.lock.lock()
-          failures.messages.append("\(error)")
-          failures.lock.unlock()
-        }
-      }
-      XCTAssertEqual(failures.messages, [], "trial \(trial)")
+      XCTAssertEqual(failures(of: 8) { _ = try SessionStore(path: path).list() }, [], "trial \(trial)")
       let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("t\(trial)").path)
         .filter { $0.contains(".creating-") }
       XCTAssertEqual(leftovers, [], "no temporary store left behind")
@@ -76,21 +61,7 @@ final class StoreSafetyTests: XCTestCase {
         try SessionSchema.migrator.migrate(queue, upTo: "v1-sessions")
         try queue.close()
       }
-      final class Failures: @unchecked Sendable {
-        let lock = NSLock()
-        var messages: [String] = []
-      }
-      let failures = Failures()
-      DispatchQueue.concurrentPerform(iterations: 8) { _ in
-        do {
-          _ = try SessionStore(path: path)
-        } catch {
-          failures.lock.lock()
-          failures.messages.append("\(error)")
-          failures.lock.unlock()
-        }
-      }
-      XCTAssertEqual(failures.messages, [], "trial \(trial)")
+      XCTAssertEqual(failures(of: 8) { _ = try SessionStore(path: path) }, [], "trial \(trial)")
       let applied = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
       XCTAssertEqual(applied.sorted(), ["v1-sessions", "v2-event-story"])
     }
@@ -222,4 +193,23 @@ final class StoreSafetyTests: XCTestCase {
       XCTAssertEqual(try store.load(id).motion.skeleton.keypoints, c.keypoints, c.label)
     }
   }
+}
+
+/// Runs `body` on `count` threads at once; the errors thrown, as text.
+private func failures(of count: Int, _ body: @escaping @Sendable () throws -> Void) -> [String] {
+  final class Messages: @unchecked Sendable {
+    let lock = NSLock()
+    var list: [String] = []
+  }
+  let messages = Messages()
+  DispatchQueue.concurrentPerform(iterations: count) { _ in
+    do {
+      try body()
+    } catch {
+      messages.lock.lock()
+      messages.list.append("\(error)")
+      messages.lock.unlock()
+    }
+  }
+  return messages.list
 }
