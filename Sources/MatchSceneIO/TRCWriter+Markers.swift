@@ -32,7 +32,7 @@ extension TRCWriter {
     let markers = MarkerSet(skeleton: motion.skeleton, naming: naming)
     var written: [URL] = []
     for track in motion.tracks where track.kind != .ball {
-      let url = folder.appendingPathComponent("\(track.id).trc")
+      let url = try FileName.file(track.id, suffix: ".trc", in: folder)
       guard let range = sampledFrames(of: track, markers: markers) else { continue }
       try AtomicFile.write(to: url) { write in
         try render(

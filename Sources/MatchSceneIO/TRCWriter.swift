@@ -90,7 +90,7 @@ public enum TRCWriter {
   public static func writeAll(_ reconstruction: Reconstruction, to folder: URL, yUp: Bool = true) throws -> [URL] {
     var written: [URL] = []
     for (id, kind) in reconstruction.trackIDs where kind != .ball {
-      let url = folder.appendingPathComponent("\(id).trc")
+      let url = try FileName.file(id, suffix: ".trc", in: folder)
       try AtomicFile.write(
         render(track: id, points: reconstruction.points, skeleton: reconstruction.skeleton, fps: reconstruction.fps,
                fileName: url.lastPathComponent, yUp: yUp),
