@@ -89,7 +89,21 @@ extension OutputFolder {
       return (contents.filter { $0 != markerName }, marker.command)
     }
     let owned = marker.files.map(Set.init) ?? OutputMarker.knownEntries
-    return (contents.filter { $0 != markerName && !owned.contains($0) }, nil)
+    return (contents.filter { $0 != markerName && !owned.contains($0) && !isHousekeeping($0) }, nil)
+  }
+
+  /// MatchScene's own bookkeeping in an output: its markers (`.matchscene-output`, the batch's
+  /// `.matchscene-batch.json`) and the temporary files of an `AtomicFile` write killed midway
+  /// (`.NAME.PID-UUID.tmp`).
+  static func isHousekeeping(_ name: String) -> Bool {
+    if name.hasPrefix(".matchscene") { return true }
+    guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
+    let middle = name.dropLast(4)
+    guard let dot = middle.lastIndex(of: ".") else { return false }
+    let tag = middle[middle.index(after: dot)...]
+    let parts = tag.split(separator: "-", maxSplits: 1)
+    return UUID(uuidString: String(tag)) != nil
+      || (parts.count == 2 && Int32(parts[0]) != nil && UUID(uuidString: String(parts[1])) != nil)
   }
 
   /// Adds `names` (entries at the top of `folder`) to the list of `folder`'s marker, for a command that

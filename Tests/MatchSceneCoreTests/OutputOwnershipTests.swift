@@ -43,6 +43,17 @@ final class OutputOwnershipTests: XCTestCase {
     XCTAssertEqual(try contents(out), [".matchscene-output", "notes.txt", "sessions.sqlite", "tracks.csv"])
   }
 
+  /// The batch's done marker and a killed write's temporary file are MatchScene's.
+  func testMatchScenesBookkeepingIsNotTheUsers() throws {
+    let out = try makeTemporaryFolder().appendingPathComponent("out")
+    try write(out, ["tracks.csv"])
+    try Data("{}".utf8).write(to: out.appendingPathComponent(".matchscene-batch.json"))
+    try Data("half".utf8).write(to: out.appendingPathComponent(".tracks.csv.2147483647-\(UUID().uuidString).tmp"))
+    XCTAssertNoThrow(try write(out, ["tracks.csv"]))
+    try Data("mine".utf8).write(to: out.appendingPathComponent(".notes.tmp"))
+    XCTAssertThrowsError(try write(out, ["tracks.csv"]))
+  }
+
   /// A folder whose marker predates the list: the names MatchScene writes are its, anything else the user's.
   func testAnOlderMarkerIsReadConservatively() throws {
     let out = try makeTemporaryFolder()
