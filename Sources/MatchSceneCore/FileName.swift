@@ -60,6 +60,19 @@ public enum FileName {
     return url
   }
 
+  /// `folder/<name><suffix>` for each of `names`, the names made safe and pairwise different
+  /// (`unique`), each checked to lie inside `folder`: one file per track or camera.
+  public static func files(_ names: [String], suffix: String = "", in folder: URL) throws -> [String: URL] {
+    precondition(!suffix.contains("/"), "a file name suffix holds no separator")
+    var out: [String: URL] = [:]
+    for (name, safe) in unique(names) {
+      let url = folder.appendingPathComponent(safe + suffix)
+      try OutputFolder.checkInside(url, folder: folder)
+      out[name] = url
+    }
+    return out
+  }
+
   /// Whether `name` is kept as it is.
   static func isOrdinary(_ name: String) -> Bool {
     !name.isEmpty && name.utf8.count <= maxBytes && !name.hasPrefix(".") && name.unicodeScalars.allSatisfy(isAllowed)

@@ -1,5 +1,5 @@
 import Foundation
-import MatchSceneCore
+@testable import MatchSceneCore
 import TestSupport
 import XCTest
 
@@ -116,6 +116,22 @@ final class OutputOwnershipTests: XCTestCase {
     try write(link, ["tracks.csv", "scene.glb"])
     XCTAssertEqual(try fm.destinationOfSymbolicLink(atPath: link.path), target.path)
     XCTAssertEqual(try contents(target), [".matchscene-output", "scene.glb", "tracks.csv"])
+  }
+
+  /// A mount point cannot be renamed: it is written into, replacing only the entries its marker lists
+  /// (`replaceInto`, called here on an ordinary folder; a tmpfs mount behaves the same).
+  func testAFolderThatCannotBeRenamedIsWrittenInto() throws {
+    let out = try makeTemporaryFolder()
+    func fill(_ names: [String]) -> (URL) throws -> Void {
+      { staging in for name in names { try Data(name.utf8).write(to: staging.appendingPathComponent(name)) } }
+    }
+    try OutputFolder.replaceInto(out, force: false, command: "matchscene reconstruct", fill: fill(["tracks.csv", "events.json"]))
+    try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
+    try OutputFolder.record([], in: out)
+    XCTAssertEqual(OutputMarker.read(in: out)?.files, ["events.json", "tracks.csv"])
+    try OutputFolder.replaceInto(out, force: false, command: "matchscene reconstruct", fill: fill(["tracks.csv"]))
+    XCTAssertEqual(try contents(out), [".matchscene-output", "notes.txt", "tracks.csv"])
+    XCTAssertEqual(OutputMarker.read(in: out)?.files, ["tracks.csv"])
   }
 
   func testASpecialFileIsRefusedBeforeTheRun() throws {
