@@ -112,8 +112,10 @@ public enum TRCWriter {
   /// Writes `<folder>/<track>.trc` for every person (players and others); returns the files written.
   public static func writeAll(_ reconstruction: Reconstruction, to folder: URL, yUp: Bool = true) throws -> [URL] {
     var written: [URL] = []
-    for (id, kind) in reconstruction.trackIDs where kind != .ball {
-      let url = folder.appendingPathComponent("\(id).trc")
+    let ids = reconstruction.trackIDs
+    let files = try FileName.files(ids.map(\.id), suffix: ".trc", in: folder)
+    for (id, kind) in ids where kind != .ball {
+      let url = files[id]!
       try AtomicFile.write(
         render(track: id, points: reconstruction.points, skeleton: reconstruction.skeleton, fps: reconstruction.fps,
                fileName: url.lastPathComponent, yUp: yUp),

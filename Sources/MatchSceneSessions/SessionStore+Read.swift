@@ -106,13 +106,25 @@ extension SessionStore {
 
   /// Writes a session back as an output folder: `tracks.csv`, `events.json` and the documents kept whole
   /// (`report.json`, `strokes.json`, `angles.csv`), the folder written whole (`OutputFolder.replace`).
+  /// Only that fixed set of files is written: a stored document of any other name (a store edited by
+  /// hand, `../x.sh`) is refused before anything is written. The store itself may not lie in `folder`.
   public func export(_ id: Int64, to folder: URL, force: Bool = false) throws {
     let session = try load(id)
-    try OutputFolder.replace(folder, force: force, marker: "matchscene sessions export \(id)\n") { staging in
+    let allowed = Set(SessionInput.documentNames)
+    if let odd = session.documents.keys.sorted().first(where: { !allowed.contains($0) }) {
+      throw InputError(
+        file: path,
+        "session \(id) holds a document named \(odd.debugDescription); expected only \(SessionInput.documentNames.joined(separator: ", ")) — nothing exported")
+    }
+    try OutputFolder.replace(
+      folder, force: force, marker: "matchscene sessions export \(id)\n", inputs: [URL(fileURLWithPath: path)]
+    ) { staging in
       try TracksCSV.write(session.motion.rows, to: staging.appendingPathComponent("tracks.csv"))
       try EventsJSON.write(session.events, to: staging.appendingPathComponent("events.json"))
       for (name, content) in session.documents {
-        try AtomicFile.write(content, to: staging.appendingPathComponent(name))
+        let url = staging.appendingPathComponent(name)
+        try OutputFolder.checkInside(url, folder: staging)
+        try AtomicFile.write(content, to: url)
       }
     }
   }

@@ -64,7 +64,9 @@ struct Compare: ParsableCommand {
       return SessionComparison(try store.comparisonMetrics(chosen, player: player, track: track))
     }
     let folder = URL(fileURLWithPath: output)
-    try OutputFolder.replace(folder, force: force, marker: "matchscene compare\n") { staging in
+    try OutputFolder.replace(
+      folder, force: force, marker: "matchscene compare\n", inputs: [URL(fileURLWithPath: storeOptions.path)]
+    ) { staging in
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
       try AtomicFile.write(try encoder.encode(comparison), to: staging.appendingPathComponent("compare.json"))

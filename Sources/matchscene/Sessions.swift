@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MatchSceneCore
 import MatchSceneSessions
 
 /// `--store`, shared by `sessions` and `compare`.
@@ -83,11 +84,11 @@ struct SessionsAdd: ParsableCommand {
     try storeOptions.withStore(.readWrite) { store in
       let result = try store.add(input, options: options)
       let summary = try store.summary(result.id)
-      print("added session \(result.id) '\(summary.name)' (\(summary.date), \(String(format: "%.1f", summary.duration)) s, \(summary.playersText))")
+      print("added session \(result.id) '\(shown(summary.name))' (\(summary.date), \(String(format: "%.1f", summary.duration)) s, \(shown(summary.playersText)))")
       for s in result.suggestions {
         print(
-          "  \(s.track) looks like \(s.name): limb lengths within \(String(format: "%.1f", s.rmsDifference * 1000)) mm RMS, "
-            + "confidence \(String(format: "%.0f", s.confidence * 100)) % — name them with --player \(s.track)=\(s.name)")
+          "  \(shown(s.track)) looks like \(shown(s.name)): limb lengths within \(String(format: "%.1f", s.rmsDifference * 1000)) mm RMS, "
+            + "confidence \(String(format: "%.0f", s.confidence * 100)) % — name them with --player \(shown(s.track))=\(shown(s.name))")
       }
       print(
         String(
@@ -111,7 +112,7 @@ struct SessionsList: ParsableCommand {
     let sessions = try storeOptions.withStore(.readOnly) { try $0.list() }
     if sessions.isEmpty { print("no sessions in \(storeOptions.path)") }
     for s in sessions {
-      print("\(s.id)\t\(s.date)\t\(s.name)\t\(String(format: "%.1f s", s.duration))\t\(s.playersText)")
+      print("\(s.id)\t\(shown(s.date))\t\(shown(s.name))\t\(String(format: "%.1f s", s.duration))\t\(shown(s.playersText))")
     }
   }
 }
@@ -125,13 +126,13 @@ struct SessionsShow: ParsableCommand {
   func run() throws {
     let s = try storeOptions.withStore(.readOnly) { try $0.summary(id) }
     print("""
-        session \(s.id): \(s.name)
-          date \(s.date)\(s.place.map { ", place \($0)" } ?? "")
-          sport \(s.sport), \(s.fps) fps, frames \(s.firstFrame)…\(s.firstFrame + s.frameCount - 1) (\(String(format: "%.1f", s.duration)) s)
-          players \(s.playersText)
-          score \(s.score.map { score in score.keys.sorted().map { "\($0) \(score[$0]!)" }.joined(separator: " : ") } ?? "not kept")
-          from \(s.source), SHA-256 \(s.inputHash)
-          stored \(s.addedAt) by \(s.toolVersion)
+        session \(s.id): \(shown(s.name))
+          date \(shown(s.date))\(s.place.map { ", place \(shown($0))" } ?? "")
+          sport \(shown(s.sport)), \(s.fps) fps, frames \(s.firstFrame)…\(s.firstFrame + s.frameCount - 1) (\(String(format: "%.1f", s.duration)) s)
+          players \(shown(s.playersText))
+          score \(s.score.map { score in score.keys.sorted().map { "\(shown($0)) \(score[$0]!)" }.joined(separator: " : ") } ?? "not kept")
+          from \(shown(s.source)), SHA-256 \(shown(s.inputHash))
+          stored \(shown(s.addedAt)) by \(shown(s.toolVersion))
         """)
   }
 }
@@ -162,3 +163,7 @@ struct SessionsExport: ParsableCommand {
     print("exported session \(id) to \(output)")
   }
 }
+
+/// A stored name as printed: control characters escaped (`TerminalText`), so a name cannot drive the
+/// terminal.
+func shown(_ text: String) -> String { TerminalText.escaped(text) }
