@@ -160,6 +160,7 @@ public struct MatchPipeline: Sendable {
       analysed: options.analysis, timings: clock.laps)
     result.calibrationCorrectedInternally = refinement != nil && !options.refineCalibration
     result.viewsUsed = reconstructed.viewsUsed.renamingTracks(roles.mapValues(\.id))
+    result.settings = options.manifestSettings()
     return result
   }
 

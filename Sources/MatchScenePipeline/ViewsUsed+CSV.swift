@@ -1,14 +1,15 @@
 import Foundation
 import MatchSceneCore
+import MatchSceneIO
 import MatchSceneReconstruction
 
 extension ViewsUsed {
-  /// Writes `views.csv` to `url` whole (`AtomicFile`): one row per person joint triangulated —
+  /// Writes the output folder's `views.csv` into `folder` whole (`MatchOutput`): one row per person joint triangulated —
   /// `frame,track,joint,mask,cameras` — where bit c of `mask` is camera c of the calibration (its
   /// order) and `cameras` names them, joined by `+`. Rendered and written in pieces of about 4 MB: a 10-minute match's `views.csv` is ~60 MB, which the writing stage held at once (beside
   /// the scene export's buffers) when it was rendered into one string.
-  func writeCSV(to url: URL, skeleton: Skeleton) throws {
-    try AtomicFile.write(to: url) { emit in try render(skeleton: skeleton, pieceBytes: 4 << 20, emit: emit) }
+  func writeCSV(in folder: URL, skeleton: Skeleton) throws {
+    try MatchOutput.write(.views, in: folder) { emit in try render(skeleton: skeleton, pieceBytes: 4 << 20, emit: emit) }
   }
 
   /// The text of `views.csv`, handed to `emit` in pieces of at least `pieceBytes` (the last may

@@ -102,13 +102,13 @@ extension SessionStore {
     }
   }
 
-  /// Writes a session back as an output folder: `tracks.csv`, `events.json` and the documents kept whole
-  /// (`report.json`, `strokes.json`, `angles.csv`), the folder written whole (`OutputFolder.replace`).
+  /// Writes a session back as an output folder (`MatchOutput`): its tracks, events and the documents kept
+  /// whole (`SessionInput.documentFiles`), the folder written whole (`OutputFolder.replace`).
   public func export(_ id: Int64, to folder: URL, force: Bool = false) throws {
     let session = try load(id)
     try OutputFolder.replace(folder, force: force, marker: "matchscene sessions export \(id)\n") { staging in
-      try TracksCSV.write(session.motion.rows, to: staging.appendingPathComponent("tracks.csv"))
-      try EventsJSON.write(session.events, to: staging.appendingPathComponent("events.json"))
+      try MatchOutput.writeTracks(session.motion.rows, in: staging)
+      try MatchOutput.writeEvents(session.events, in: staging)
       for (name, content) in session.documents {
         try AtomicFile.write(content, to: staging.appendingPathComponent(name))
       }

@@ -44,8 +44,7 @@ struct View: ParsableCommand {
     } else {
       source = .defaultCDN
     }
-    let eventsURL = url.deletingLastPathComponent().appendingPathComponent("events.json")
-    let events = FileManager.default.fileExists(atPath: eventsURL.path) ? try EventsJSON.read(from: eventsURL) : nil
+    let events = try MatchOutput.eventsBeside(url).map { try EventsJSON.read(from: $0) }
     let page = try ViewerPage.write(for: url, embed: !noEmbed, threeJS: source, events: events)
     print("wrote \(page.path)\(events.map { " (\($0.count) events from events.json)" } ?? "")")
     if case .bundled(let folder) = source { print("copied three.js to \(url.deletingLastPathComponent().appendingPathComponent(folder).path)") }

@@ -1,0 +1,61 @@
+import Foundation
+import MatchSceneCore
+
+extension MatchOutput {
+  /// SHA-256 over the files under `folder` that say what it holds, in path order, each as its path, its
+  /// length and its bytes: a match folder's input (`match.json`'s `inputHash`), an output folder's content
+  /// (the session store tells the same output added twice by it). Left out, because they repeat
+  /// `tracks.csv`: `trc/`, `match.c3d` and the binary buffer of a `.glb` (its JSON chunk, with the cameras'
+  /// calibrated poses and lenses, is hashed); also the `.matchscene-output` and `.matchscene-batch.json`
+  /// markers; and `report.json`'s run time (`seconds`). A 10-minute match's 225 MB output hashes ~120 MB
+  /// this way.
+  /// - Parameter excluding: further paths relative to `folder` to leave out (a file, or a folder and
+  ///   everything in it).
+  /// - Throws: `InputError` naming a file that cannot be read.
+  public static func hash(folder: URL, excluding: [String] = []) throws -> String {
+    let fm = FileManager.default
+    let root = folder.standardizedFileURL.path
+    let trc = File.trc.rawValue, c3d = File.c3d.rawValue
+    var paths: [String] = []
+    if let walker = fm.enumerator(atPath: root) {
+      for case let relative as String in walker
+      where !relative.hasPrefix(trc + "/") && relative != trc && relative != c3d
+        && !excluding.contains(where: { relative == $0 || relative.hasPrefix($0 + "/") })
+      {
+        var isFolder: ObjCBool = false
+        if fm.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue,
+          !relative.hasSuffix(".matchscene-output"), !relative.hasSuffix(".matchscene-batch.json")
+        { paths.append(relative) }
+      }
+    }
+    var digest = SHA256()
+    for relative in paths.sorted() {
+      guard var data = fm.contents(atPath: root + "/" + relative) else {
+        throw InputError(file: root + "/" + relative, "cannot read the file")
+      }
+      if relative.hasSuffix(".glb") { data = glbJSONChunk(data) }
+      if relative == File.report.rawValue { data = withoutRunTime(data) }
+      digest.update(Array("\(relative)\n\(data.count)\n".utf8))
+      data.withUnsafeBytes { digest.update($0) }
+    }
+    return digest.finish()
+  }
+
+  /// `report.json` without its top-level `seconds` (how long the run took, which differs between two runs
+  /// of the same match), re-encoded with sorted keys; the bytes as they are when it is not a JSON object.
+  static func withoutRunTime(_ data: Data) -> Data {
+    guard var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return data }
+    object["seconds"] = nil
+    return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? data
+  }
+
+  /// The JSON chunk of a binary glTF (glTF 2.0 §4.4: a 12-byte header, then chunk length, type `JSON`,
+  /// data); the whole file when it is not one.
+  static func glbJSONChunk(_ data: Data) -> Data {
+    guard data.count >= 20 else { return data }
+    let bytes = [UInt8](data.prefix(20))
+    func word(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+    guard bytes[0..<4].elementsEqual(Array("glTF".utf8)), word(16) == 0x4E4F_534A, 20 + word(12) <= data.count else { return data }
+    return data.subdata(in: (data.startIndex + 20)..<(data.startIndex + 20 + word(12)))
+  }
+}
