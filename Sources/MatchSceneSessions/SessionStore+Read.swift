@@ -71,7 +71,8 @@ extension SessionStore {
         var event = MatchEvent(
           type: kind, frame: e["frame"], time: e["time"], track: e["track"],
           position: x.flatMap { x in y.flatMap { y in z.map { SIMD3(x, y, $0) } } }, speed: e["speed"],
-          surface: e["surface"], side: e["side"], rally: e["rally"])
+          surface: (e["surface"] as String?).flatMap(BounceSurface.init(rawValue:)),
+          side: (e["side"] as String?).flatMap(TableSide.init(rawValue:)), rally: e["rally"])
         if let story: String = e["story"] {
           do { try decoder.decode(EventStory.self, from: Data(story.utf8)).apply(to: &event) } catch {
             throw SessionStoreError.corrupt("session \(id): event \(e["ordinal"] as Int): story is not JSON: \(error)")
