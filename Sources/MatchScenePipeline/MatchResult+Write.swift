@@ -135,9 +135,11 @@ extension MatchResult {
         return [(MatchOutput.File.report.rawValue, nil)]
       })
     }
-    // The manifest, with the SHA-256 of the match folder read (this output and its staging left out).
+    // The manifest, with the SHA-256 of the match folder read (this output and its staging left out)
+    // when the run did not hash it; none when a file there cannot be read.
     jobs.append(Writer(start: 2) { [self] in
-      try MatchOutput.writeManifest(manifest(inputHash: try MatchOutput.hash(folder: folder, excluding: inputExcluding)), in: staging)
+      let hash = inputHash ?? (try? MatchOutput.hash(folder: folder, excluding: inputExcluding, skippingOutputs: true))
+      try MatchOutput.writeManifest(manifest(inputHash: hash), in: staging)
       return [(MatchOutput.File.manifest.rawValue, nil)]
     })
     if calibrationRefinement != nil {

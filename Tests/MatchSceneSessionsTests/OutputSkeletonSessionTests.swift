@@ -34,3 +34,26 @@ final class OutputSkeletonSessionTests: XCTestCase {
     }
   }
 }
+
+/// A match folder's hash for the manifest leaves out MatchScene's outputs inside it (and the staging and
+/// retired folders of a write under way), so that it is the same before and after a run writes there.
+final class InputHashTests: XCTestCase {
+  func testOutputsInsideTheMatchFolderAreLeftOut() throws {
+    let dir = try makeTemporaryFolder("input-hash")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Data("fps = 60\n".utf8).write(to: dir.appendingPathComponent("match.toml"))
+    try FileManager.default.createDirectory(at: dir.appendingPathComponent("pose/cam1"), withIntermediateDirectories: true)
+    try Data("{}".utf8).write(to: dir.appendingPathComponent("pose/cam1/0.json"))
+    let before = try MatchOutput.hash(folder: dir, skippingOutputs: true)
+    for name in ["out", ".out.partial-1", ".out.old-1"] {
+      let folder = dir.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try Data("x".utf8).write(to: folder.appendingPathComponent("tracks.csv"))
+    }
+    try Data("reconstruct\n".utf8).write(to: dir.appendingPathComponent("out/.matchscene-output"))
+    XCTAssertEqual(try MatchOutput.hash(folder: dir, skippingOutputs: true), before)
+    XCTAssertNotEqual(try MatchOutput.hash(folder: dir), before, "without skipping, the outputs count")
+    try Data("{ }".utf8).write(to: dir.appendingPathComponent("pose/cam1/0.json"))
+    XCTAssertNotEqual(try MatchOutput.hash(folder: dir, skippingOutputs: true), before, "an input file changed")
+  }
+}

@@ -12,7 +12,11 @@ extension MatchOutput {
   /// - Parameter excluding: further paths relative to `folder` to leave out (a file, or a folder and
   ///   everything in it).
   /// - Throws: `InputError` naming a file that cannot be read.
-  public static func hash(folder: URL, excluding: [String] = []) throws -> String {
+  /// - Parameter skippingOutputs: also leave out every folder below `folder` that MatchScene writes whole
+  ///   (`OutputFolder`): one holding the `.matchscene-output` marker, and the `.<name>.partial-…` and
+  ///   `.<name>.old-…` folders of a write under way — for hashing a match folder while its output is
+  ///   being written inside it.
+  public static func hash(folder: URL, excluding: [String] = [], skippingOutputs: Bool = false) throws -> String {
     let fm = FileManager.default
     let root = folder.standardizedFileURL.path
     let trc = File.trc.rawValue, c3d = File.c3d.rawValue
@@ -23,9 +27,18 @@ extension MatchOutput {
         && !excluding.contains(where: { relative == $0 || relative.hasPrefix($0 + "/") })
       {
         var isFolder: ObjCBool = false
-        if fm.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue,
-          !relative.hasSuffix(".matchscene-output"), !relative.hasSuffix(".matchscene-batch.json")
-        { paths.append(relative) }
+        guard fm.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder) else { continue }
+        if isFolder.boolValue {
+          let name = (relative as NSString).lastPathComponent
+          if skippingOutputs,
+            fm.fileExists(atPath: root + "/" + relative + "/" + OutputFolder.markerName)
+              || (name.hasPrefix(".") && (name.contains(".partial-") || name.contains(".old-")))
+          {
+            walker.skipDescendants()
+          }
+        } else if !relative.hasSuffix(".matchscene-output"), !relative.hasSuffix(".matchscene-batch.json") {
+          paths.append(relative)
+        }
       }
     }
     var digest = SHA256()
@@ -39,6 +52,25 @@ extension MatchOutput {
       data.withUnsafeBytes { digest.update($0) }
     }
     return digest.finish()
+  }
+
+  /// A hash of `folder` computed on another thread from now on (`hash(folder:skippingOutputs: true)`), so
+  /// that a run can hash its input while it works.
+  public final class PendingHash: @unchecked Sendable {
+    private let done = DispatchGroup()
+    private var result: Result<String, any Error>?
+
+    public init(folder: URL) {
+      DispatchQueue.global(qos: .utility).async(group: done) { [self] in
+        result = Result { try MatchOutput.hash(folder: folder, skippingOutputs: true) }
+      }
+    }
+
+    /// The hash, once computed. - Throws: the hash's error (a file that cannot be read).
+    public func value() throws -> String {
+      done.wait()
+      return try result!.get()
+    }
   }
 
   /// `report.json` without its top-level `seconds` (how long the run took, which differs between two runs
