@@ -103,7 +103,7 @@ extension MotionModel {
         lastUp = frame
         if !claimed, let since = upSince, frame - since >= holdFrames {
           var e = MatchEvent(type: .claim, frame: frame, time: time(frame), track: track.id, position: w)
-          e.hand = rightDominant ? "left" : "right"
+          e.hand = rightDominant ? .left : .right
           e.duration = Double(frame - since) / fps
           claims.append(e)
           claimed = true
@@ -125,8 +125,7 @@ extension MotionModel {
   func dominantIsRight(_ track: MotionTrack, hits: [MatchEvent], left: Int, right: Int) -> Bool {
     var votes = 0
     for hit in hits {
-      guard let p = hit.position, p.count == 3 else { continue }
-      let ball = SIMD3(p[0], p[1], p[2])
+      guard let ball = hit.position else { continue }
       guard let l = track.position(joint: left, frame: hit.frame), let r = track.position(joint: right, frame: hit.frame) else { continue }
       votes += length(r - ball) < length(l - ball) ? 1 : -1
     }

@@ -1,20 +1,5 @@
 import MatchSceneCore
 
-/// Why a point was won, as `point` events give it in `reason`.
-public enum PointReason: String, Sendable, Codable, CaseIterable {
-  /// The last stroke went into the net (and did not reach the opponent's half).
-  case net
-  /// The serve did not bounce on the server's half and then the receiver's (ITTF 2.6.3).
-  case badServe = "bad_serve"
-  /// The last stroke did not land on the opponent's half: floor, out of the area, or back on the
-  /// hitter's own half (ITTF 2.10.1.4–5).
-  case offTable = "off_table"
-  /// The ball bounced twice on the opponent's half (ITTF 2.10.1.3 applied to the receiver).
-  case doubleBounce = "double_bounce"
-  /// A good stroke the opponent did not return (the ball went to the floor, came to rest or was lost).
-  case missedReturn = "missed_return"
-}
-
 /// Who won one rally and why, from its events, by the ITTF rules (Handbook 2.10): the player whose
 /// last stroke reached the opponent's half — after a serve, one bounce on the server's own half then
 /// one on the receiver's; after any other stroke, one on the opponent's half — wins the point when it
@@ -42,8 +27,8 @@ public enum PointJudge {
     // The last stroke and what followed it.
     let lastIndex = events.lastIndex { $0.type == .hit && $0.track != nil && $0.position != nil }!
     let last = events[lastIndex]
-    let own = last.position![0] < 0 ? "negative_x" : "positive_x"
-    let other = own == "negative_x" ? "positive_x" : "negative_x"
+    let own = TableSide(x: last.position!.x)
+    let other = own.other
     let isServe = lastIndex == firstHit
     var expected = isServe ? [own, other] : [other]
     var net = false
@@ -55,13 +40,13 @@ public enum PointJudge {
       case .net:
         if !expected.isEmpty { net = true }
       case .bounce:
-        if e.surface == "table", let side = e.side, expected.first == side {
+        if e.surface == .table, let side = e.side, expected.first == side {
           expected.removeFirst()
           if expected.isEmpty { good = true }
           continue
         }
         // The first bounce no good rally allows.
-        if expected.isEmpty, e.surface == "table", e.side == other { reachedDouble = true }
+        if expected.isEmpty, e.surface == .table, e.side == other { reachedDouble = true }
         decided = true
       default:
         continue

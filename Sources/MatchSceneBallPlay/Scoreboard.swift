@@ -10,7 +10,7 @@ public struct ScoreEntry: Sendable, Codable, Equatable {
   /// Points per track won in the whole recording after this rally (across games).
   public var score: [String: Int]
   /// Why the point was won (`PointReason`); nil when no winner could be told.
-  public var reason: String?
+  public var reason: PointReason?
   /// Points per track in the current game after this rally (0–0 after a game's last point).
   public var gamePoints: [String: Int]?
   /// Games per track in the current match after this rally.
@@ -54,11 +54,11 @@ public enum Scoreboard {
     public var frame: Int
     public var time: Double
     public var winner: String?
-    public var reason: String?
+    public var reason: PointReason?
     /// The rally's server (its first stroke) and whether it was struck at negative x.
     public var server: String?
     public var serverAtNegativeX: Bool?
-    public init(rally: Int, frame: Int, time: Double, winner: String? = nil, reason: String? = nil) {
+    public init(rally: Int, frame: Int, time: Double, winner: String? = nil, reason: PointReason? = nil) {
       self.rally = rally
       self.frame = frame
       self.time = time
@@ -78,13 +78,13 @@ public enum Scoreboard {
       let rallyEvents = byRally[rally] ?? []
       let serve = rallyEvents.filter { $0.type == .hit }.min { $0.frame < $1.frame }
       call.server = serve?.track
-      call.serverAtNegativeX = serve?.position.map { $0[0] < 0 }
+      call.serverAtNegativeX = serve?.position.map { $0.x < 0 }
       defer { out.append(call) }
       if let undecidedAfter, end.frame >= undecidedAfter { continue }
       guard let verdict = PointJudge.judge(rallyEvents) else { continue }
       let opponent = Set(players).subtracting([verdict.lastHitter]).sorted().first
       call.winner = verdict.lastHitterWins ? verdict.lastHitter : opponent
-      if call.winner != nil { call.reason = verdict.reason.rawValue }
+      if call.winner != nil { call.reason = verdict.reason }
     }
     return out
   }

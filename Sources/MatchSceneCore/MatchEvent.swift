@@ -22,26 +22,26 @@ public struct MatchEvent: Sendable, Equatable, Codable {
   public var time: Double
   /// The player involved (the hitter, the server), if any.
   public var track: String?
-  /// Where it happened, metres, world frame.
-  public var position: [Double]?
+  /// Where it happened, metres, world frame (written as `[x, y, z]`).
+  public var position: SIMD3<Double>?
   /// Speed in m/s: of the ball after a hit or bounce; of the joint (or ball) for zone events.
   public var speed: Double?
-  /// For bounces: `table` or `floor`.
-  public var surface: String?
-  /// For table bounces: which half (`negative_x` or `positive_x`).
-  public var side: String?
+  /// For bounces: what the ball bounced on.
+  public var surface: BounceSurface?
+  /// For table bounces: which half.
+  public var side: TableSide?
   /// 1-based rally number.
   public var rally: Int?
-  /// For points: why the point ended (`off_table`, `net`, `double_bounce`, `missed_return`, `bad_serve`, …).
-  public var reason: String?
+  /// For points: why the point ended.
+  public var reason: PointReason?
   /// For points: points per track in the current game after this point.
   public var score: [String: Int]?
   /// For points: games per track after this point.
   public var games: [String: Int]?
   /// For points: the track to serve next.
   public var server: String?
-  /// For claims: `left` or `right`.
-  public var hand: String?
+  /// For claims: the hand held up.
+  public var hand: BodyHand?
   /// For zone events: the zone's name.
   public var zone: String?
   /// For zone events: the joint that triggered it, or `ball`.
@@ -51,13 +51,13 @@ public struct MatchEvent: Sendable, Equatable, Codable {
 
   public init(
     type: Kind, frame: Int, time: Double, track: String? = nil, position: SIMD3<Double>? = nil,
-    speed: Double? = nil, surface: String? = nil, side: String? = nil, rally: Int? = nil
+    speed: Double? = nil, surface: BounceSurface? = nil, side: TableSide? = nil, rally: Int? = nil
   ) {
     self.type = type
     self.frame = frame
     self.time = time
     self.track = track
-    self.position = position.map { [$0.x, $0.y, $0.z] }
+    self.position = position
     self.speed = speed
     self.surface = surface
     self.side = side
@@ -65,14 +65,33 @@ public struct MatchEvent: Sendable, Equatable, Codable {
   }
 }
 
+/// What a ball bounced on (`bounce` events' `surface`).
+public enum BounceSurface: String, Sendable, Codable, CaseIterable {
+  case table, floor
+}
+
+/// A half of the table, by the sign of venue x (`bounce` events' `side`, the players' ends in `score.json`).
+public enum TableSide: String, Sendable, Codable, CaseIterable {
+  case negativeX = "negative_x"
+  case positiveX = "positive_x"
+
+  /// The half of venue x-coordinate `x` (0 counts as positive).
+  public init(x: Double) { self = x < 0 ? .negativeX : .positiveX }
+
+  /// The other half.
+  public var other: TableSide { self == .negativeX ? .positiveX : .negativeX }
+}
+
+/// A hand, left or right (`claim` events' `hand`).
+public enum BodyHand: String, Sendable, Codable, CaseIterable {
+  case left, right
+}
+
 extension MatchEvent {
   /// The event with its position mapped by `transform` (e.g. `worldFromVenue`).
   public func transformed(by transform: RigidTransform) -> MatchEvent {
     var e = self
-    if let p = position, p.count == 3 {
-      let q = transform.apply(SIMD3(p[0], p[1], p[2]))
-      e.position = [q.x, q.y, q.z]
-    }
+    e.position = position.map(transform.apply)
     return e
   }
 }

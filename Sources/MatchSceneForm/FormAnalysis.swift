@@ -52,10 +52,7 @@ public enum FormAnalysis {
     let venueMotion = venue.isIdentity ? motion : motion.transformed(by: venue.venueFromWorld)
     let venueEvents = events.map { event -> MatchEvent in
       var e = event
-      if !venue.isIdentity, let p = e.position, p.count == 3 {
-        let q = venue.venueFromWorld.apply(SIMD3(p[0], p[1], p[2]))
-        e.position = [q.x, q.y, q.z]
-      }
+      if !venue.isIdentity { e.position = e.position.map(venue.venueFromWorld.apply) }
       return e
     }
     let series = try AngleAnalysis.run(

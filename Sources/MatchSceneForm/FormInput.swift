@@ -2,13 +2,13 @@ import Foundation
 import MatchSceneCore
 import MatchSceneIO
 
-/// What `matchscene form` and `clip` read from a `reconstruct` output folder: `tracks.csv` (world
-/// frame), `events.json`, and the venue frame and frame rate from `report.json`.
+/// What `matchscene form` and `clip` read from a `reconstruct` output folder (`MatchOutput`): the players'
+/// and the ball's tracks (world frame) in the folder's skeleton, the events, the venue frame and the sport.
 public struct FormInput: Sendable {
   public var motion: MotionModel
   public var events: [MatchEvent]
   public var venue: VenueFrame
-  /// The sport's id (report.json's `sport`, else table tennis).
+  /// The sport's id (the manifest's `sport`, else table tennis).
   public var sport: String
 
   public init(motion: MotionModel, events: [MatchEvent], venue: VenueFrame, sport: String = "table-tennis") {
@@ -18,20 +18,18 @@ public struct FormInput: Sendable {
     self.sport = sport
   }
 
-  /// Reads an output folder.
-  /// - Parameter skeleton: the skeleton of tracks.csv's joint names (default COCO-17).
+  /// Reads an output folder in the skeleton it records (`match.json`; for a folder written before the
+  /// manifest, the fallback of `MatchOutput`).
   /// - Throws: `InputError` naming the missing or malformed file.
-  public static func load(_ folder: URL, skeleton: Skeleton = .coco17) throws -> FormInput {
-    let tracks = folder.appendingPathComponent("tracks.csv")
-    guard FileManager.default.fileExists(atPath: tracks.path) else {
-      throw InputError(file: tracks.path, "not found: expected the output folder of `matchscene reconstruct`")
-    }
-    let report = try OutputReport.read(folder: folder)
+  public static func load(_ folder: URL) throws -> FormInput {
+    try load(MatchOutput.open(folder))
+  }
+
+  /// Reads an opened output folder.
+  /// - Throws: `InputError` naming the malformed file.
+  public static func load(_ output: MatchOutput) throws -> FormInput {
     // Only the players and the ball are analysed: other people's rows are left out of the model.
-    let motion = try TracksCSV.readMotion(from: tracks, fps: report.fps, skeleton: skeleton, kinds: [.player, .ball])
-    let eventsURL = folder.appendingPathComponent("events.json")
-    let events = FileManager.default.fileExists(atPath: eventsURL.path) ? try EventsJSON.read(from: eventsURL) : []
-    return FormInput(motion: motion, events: events, venue: report.venue,
-      sport: report.sport ?? "table-tennis")
+    let motion = try output.motion(kinds: [.player, .ball])
+    return FormInput(motion: motion, events: try output.events(), venue: output.venue, sport: output.manifest.sport)
   }
 }

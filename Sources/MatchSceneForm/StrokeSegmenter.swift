@@ -73,7 +73,7 @@ public struct StrokeSegmenter: Sendable {
         FormStroke(
           track: series.track, number: out.count + 1, kind: kind, hand: series.racketSide, backswingStartFrame: start,
           contactFrame: c, followThroughEndFrame: end, contactTime: hit.time,
-          contactHeight: hit.position.map { $0[2] } ?? body.wrist(series.racketSide).z,
+          contactHeight: hit.position?.z ?? body.wrist(series.racketSide).z,
           handSpeedAtContact: handSpeed.isFinite ? handSpeed : nil, ballSpeedAfter: hit.speed, rally: hit.rally,
           angles: angles))
     }

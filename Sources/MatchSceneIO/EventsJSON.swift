@@ -13,7 +13,9 @@ import MatchSceneCore
 /// ```
 ///
 /// Each event has `MatchEvent`'s Codable fields: `type` (`bounce`, `hit`, `net`, `rally_start`,
-/// `rally_end`), `frame`, `time`, and optional `track`, `position`, `speed`, `surface`, `side`, `rally`.
+/// `rally_end`, …), `frame`, `time`, and optional `track`, `position` (`[x, y, z]`), `speed`, `surface`
+/// (`table`, `floor`), `side` (`negative_x`, `positive_x`), `rally`, `reason` (`PointReason`), `hand`
+/// (`left`, `right`), … — the enums written as their strings.
 public enum EventsJSON {
   struct File: Codable { var events: [MatchEvent] }
 
@@ -50,9 +52,15 @@ public enum EventsJSON {
         case "": "an object {\"events\": [...]}"
         case "events": "an array of events"
         default:
-          keyPath.hasSuffix(".type")
-            ? "one of \(MatchEvent.Kind.allCases.map(\.rawValue).joined(separator: ", "))"
-            : "the MatchEvent fields type, frame, time and optional track, position, speed, surface, side, rally"
+          switch keyPath.split(separator: ".").last.map(String.init) ?? "" {
+          case "type": "one of \(MatchEvent.Kind.allCases.map(\.rawValue).joined(separator: ", "))"
+          case "surface": "one of \(BounceSurface.allCases.map(\.rawValue).joined(separator: ", "))"
+          case "side": "one of \(TableSide.allCases.map(\.rawValue).joined(separator: ", "))"
+          case "reason": "one of \(PointReason.allCases.map(\.rawValue).joined(separator: ", "))"
+          case "hand": "one of \(BodyHand.allCases.map(\.rawValue).joined(separator: ", "))"
+          case "position": "three numbers [x, y, z], metres"
+          default: "the MatchEvent fields type, frame, time and optional track, position, speed, surface, side, rally, …"
+          }
         }
       }
     }

@@ -63,6 +63,8 @@ public struct MatchPipeline: Sendable {
     try options.check()
     if let d = try DeviceConfig.read(folder: folder) { return try runOneDevice(folder, device: d.device, fps: d.fps, sport: d.sport) }
     var clock = StageClock()
+    // The input's SHA-256 for the manifest, on another thread while the run works.
+    let inputHash = MatchOutput.PendingHash(folder: folder)
     var input = options.input
     if input.defaultFPSForSport == nil { input.defaultFPSForSport = { try? SportSpec.builtIn($0).defaultFPS } }
     var loaded = try MatchFolder.load(folder, options: input)
@@ -160,6 +162,8 @@ public struct MatchPipeline: Sendable {
       analysed: options.analysis, timings: clock.laps)
     result.calibrationCorrectedInternally = refinement != nil && !options.refineCalibration
     result.viewsUsed = reconstructed.viewsUsed.renamingTracks(roles.mapValues(\.id))
+    result.settings = options.manifestSettings()
+    result.inputHash = try? inputHash.value()
     return result
   }
 

@@ -4,7 +4,7 @@ import MatchSceneCore
 import MatchSceneExport
 import MatchSceneIO
 
-/// What `MatchResult.write(to:options:)` writes besides `tracks.csv`.
+/// What `MatchResult.write(to:options:)` writes besides the tracks and the manifest.
 public struct OutputOptions: Sendable {
   /// Scene files to write (`scene.glb`, …); empty writes none.
   public var sceneFormats: [SceneFormat] = [.glb]
@@ -41,8 +41,8 @@ extension MatchResult {
     try OutputFolder.checkDestination(folder, force: options.force, command: "matchscene reconstruct", inputs: options.inputs)
   }
 
-  /// Writes the output folder whole: `tracks.csv`, `trc/`, `match.c3d`, `report.json`, `events.json` and
-  /// `score.json` (when the analysis ran) and the scene files, built in a staging folder beside `folder` and swapped in at the
+  /// Writes the output folder (`MatchOutput`) whole: the tracks, the manifest (`match.json`), `trc/`,
+  /// `match.c3d`, the report, the events and score (when the analysis ran) and the scene files, built in a staging folder beside `folder` and swapped in at the
   /// end (`OutputFolder`), so `folder` holds exactly this run's files and a failed or killed run leaves
   /// the previous ones untouched. The writers are independent (each writes its own files whole) and run
   /// concurrently, the scene export first; the files are the same as when written one after another.
@@ -54,7 +54,7 @@ extension MatchResult {
   public func write(to folder: URL, options: OutputOptions = .init()) throws -> [(url: URL, seconds: Double?)] {
     var written: [(name: String, seconds: Double?)] = []
     try OutputFolder.replace(folder, force: options.force, marker: "matchscene reconstruct\n", inputs: options.inputs) { staging in
-      let jobs = writers(staging: staging, options: options)
+      let jobs = writers(staging: staging, options: options, inputExcluding: Self.inside(self.folder, [folder, staging]))
       // The longest first (the scene files, then `start` order), so that the others fill the other cores
       // meanwhile and no long writer is left alone at the end (longest processing time first).
       let order = jobs.indices.sorted { (jobs[$0].start, $0) < (jobs[$1].start, $1) }
@@ -75,6 +75,20 @@ extension MatchResult {
     return written.map { (folder.appendingPathComponent($0.name), $0.seconds) }
   }
 
+  /// The manifest of this result (`match.json`): its skeleton, frame rate, sport, venue frame, frames, the
+  /// settings the run used and `inputHash`.
+  public func manifest(inputHash: String?) -> MatchManifest {
+    MatchManifest(
+      fps: motion.fps, sport: sport.id, skeleton: motion.skeleton, venue: venue, frames: frames, options: settings,
+      inputHash: inputHash)
+  }
+
+  /// The paths of `folders` relative to `root`, for those inside it.
+  static func inside(_ root: URL, _ folders: [URL]) -> [String] {
+    let prefix = root.standardizedFileURL.path + "/"
+    return folders.map(\.standardizedFileURL.path).filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+  }
+
   /// One writer of `write(to:options:)`: the files it writes into the staging folder.
   private struct Writer: Sendable {
     /// When the writer starts among the others, lowest first: by the time it takes on a long match
@@ -85,61 +99,66 @@ extension MatchResult {
   }
 
   /// The writers of the output folder, in the order their files are listed.
-  private func writers(staging: URL, options: OutputOptions) -> [Writer] {
+  private func writers(staging: URL, options: OutputOptions, inputExcluding: [String]) -> [Writer] {
     var jobs: [Writer] = []
     jobs.append(Writer(start: 3) { [self] in
-      try TracksCSV.write(motion, to: staging.appendingPathComponent("tracks.csv"))
-      return [("tracks.csv", nil)]
+      try MatchOutput.writeTracks(motion, in: staging)
+      return [(MatchOutput.File.tracks.rawValue, nil)]
     })
     if options.tracksLayout == .wide {
       jobs.append(Writer { [self] in
-        try TracksWideCSV.write(
-          motion.rows, skeleton: motion.skeleton, fps: motion.fps, to: staging.appendingPathComponent(TracksWideCSV.fileName))
-        return [(TracksWideCSV.fileName, nil)]
+        try MatchOutput.writeWideTracks(motion, in: staging)
+        return [(MatchOutput.File.tracksWide.rawValue, nil)]
       })
     }
     if options.trc {
       jobs.append(Writer(start: 1) { [self] in
-        let trc = try TRCWriter.writeAll(motion, naming: options.markerNames, to: staging.appendingPathComponent("trc"))
-        return trc.map { ("trc/\($0.lastPathComponent)", nil) }
+        let folder = MatchOutput.File.trc.rawValue
+        let trc = try TRCWriter.writeAll(motion, naming: options.markerNames, to: MatchOutput.url(.trc, in: staging))
+        return trc.map { ("\(folder)/\($0.lastPathComponent)", nil) }
       })
     }
     if options.c3d, motion.frames != nil, !motion.tracks.isEmpty {
       jobs.append(Writer(start: 4) { [self] in
         try C3DWriter.write(
           motion, naming: options.markerNames, cameras: cameras, playerNames: playerNames,
-          to: staging.appendingPathComponent("match.c3d"))
-        return [("match.c3d", nil)]
+          to: MatchOutput.url(.c3d, in: staging))
+        return [(MatchOutput.File.c3d.rawValue, nil)]
       })
     }
     if let viewsUsed {
       jobs.append(Writer(start: 2) { [self] in
-        try viewsUsed.writeCSV(to: staging.appendingPathComponent("views.csv"), skeleton: motion.skeleton)
-        return [("views.csv", nil)]
+        try viewsUsed.writeCSV(in: staging, skeleton: motion.skeleton)
+        return [(MatchOutput.File.views.rawValue, nil)]
       })
     }
     if let report {
       jobs.append(Writer {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(try encoder.encode(report), to: staging.appendingPathComponent("report.json"))
-        return [("report.json", nil)]
+        try MatchOutput.writeJSON(report, as: .report, in: staging)
+        return [(MatchOutput.File.report.rawValue, nil)]
       })
     }
+    // The manifest, with the SHA-256 of the match folder read (this output and its staging left out)
+    // when the run did not hash it; none when a file there cannot be read.
+    jobs.append(Writer(start: 2) { [self] in
+      let hash = inputHash ?? (try? MatchOutput.hash(folder: folder, excluding: inputExcluding, skippingOutputs: true))
+      try MatchOutput.writeManifest(manifest(inputHash: hash), in: staging)
+      return [(MatchOutput.File.manifest.rawValue, nil)]
+    })
     if calibrationRefinement != nil {
       // The cameras the outputs were reconstructed with (corrected by default or by
       // --refine-calibration): `overlay` draws with them, and --calibration takes them next time.
       jobs.append(Writer { [self] in
-        try CalibrationTOML.write(cameras, to: staging.appendingPathComponent("calibration-refined.toml"))
-        return [("calibration-refined.toml", nil)]
+        try CalibrationTOML.write(cameras, to: MatchOutput.url(.refinedCalibration, in: staging))
+        return [(MatchOutput.File.refinedCalibration.rawValue, nil)]
       })
     }
     if analysed {
       jobs.append(Writer { [self] in
-        try EventsJSON.write(events, to: staging.appendingPathComponent("events.json"))
+        try MatchOutput.writeEvents(events, in: staging)
         try ScoreFile(settings: scoreSettings, players: playerNames, points: scores, disagreements: disagreements)
-          .write(to: staging.appendingPathComponent("score.json"))
-        return [("events.json", nil), ("score.json", nil)]
+          .write(in: staging)
+        return [(MatchOutput.File.events.rawValue, nil), (MatchOutput.File.score.rawValue, nil)]
       })
     }
     // The scene formats one after another in one writer: assimp's exporters share a global logger.

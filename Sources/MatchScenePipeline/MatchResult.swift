@@ -4,6 +4,7 @@ import MatchSceneAssets
 import MatchSceneBallPlay
 import MatchSceneCore
 import MatchSceneGeometry
+import MatchSceneIO
 import MatchSceneReconstruction
 
 /// One reconstructed and analysed match, as `MatchPipeline.run` returns it; `write(to:options:)` puts
@@ -50,6 +51,11 @@ public struct MatchResult: Sendable {
   public var timings: [(stage: String, seconds: Double)]
   /// Which cameras each person joint was triangulated from (written as `views.csv`); nil when not known.
   public var viewsUsed: ViewsUsed? = nil
+  /// The settings the run used, by name, as the manifest records them (`MatchManifest.options`).
+  public var settings: [String: SettingValue] = [:]
+  /// The SHA-256 of the match folder read (`MatchOutput.hash`, MatchScene's outputs inside it left out);
+  /// nil: `write(to:options:)` computes it (and the manifest has none when a file there cannot be read).
+  public var inputHash: String?
 
   /// The players' ids, in order.
   public var playerIDs: [String] { motion.tracks.filter { $0.kind == .player }.map(\.id) }

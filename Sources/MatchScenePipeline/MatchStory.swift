@@ -58,14 +58,14 @@ public struct MatchStory: Sendable {
         kept: overrides ? "claim" : "automatic"))
       if overrides {
         calls[i].winner = who
-        calls[i].reason = "claim"
+        calls[i].reason = .claim
       }
     }
     if settings.policy == .claims {
       // Points are the claims, each at its own moment; the first server is the first rally's.
       let first = calls.first
       calls = claims.enumerated().map { k, claim in
-        var call = Scoreboard.PointCall(rally: claim.rally ?? k + 1, frame: claim.frame, time: claim.time, winner: claim.track, reason: "claim")
+        var call = Scoreboard.PointCall(rally: claim.rally ?? k + 1, frame: claim.frame, time: claim.time, winner: claim.track, reason: .claim)
         if k == 0 {
           call.server = first?.server
           call.serverAtNegativeX = first?.serverAtNegativeX

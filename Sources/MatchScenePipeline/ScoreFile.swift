@@ -1,6 +1,7 @@
 import Foundation
 import MatchSceneBallPlay
 import MatchSceneCore
+import MatchSceneIO
 
 /// `score.json`: the score's timeline.
 ///
@@ -49,6 +50,11 @@ public struct ScoreFile: Sendable, Codable, Equatable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try AtomicFile.write(try encoder.encode(self), to: url)
+  }
+
+  /// Writes the output folder's `score.json` into `folder`, whole, keys sorted (`MatchOutput`).
+  public func write(in folder: URL) throws {
+    try MatchOutput.writeJSON(self, as: .score, in: folder)
   }
 
   /// Reads a `score.json`. - Throws: `InputError` naming the file when it is not one.

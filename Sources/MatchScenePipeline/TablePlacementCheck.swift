@@ -38,7 +38,7 @@ struct TablePlacementCheck {
         outside += 1
       }
     }
-    let tableBounces = analysis.events.filter { $0.type == .bounce && $0.surface == "table" }.count
+    let tableBounces = analysis.events.filter { $0.type == .bounce && $0.surface == .table }.count
     if tableBounces == 0 && inside == 0 {
       return "the ball never bounces on a table at the assumed place (\(flights.count) flights, \(outside) bounces at table height elsewhere)"
     }

@@ -4,14 +4,14 @@ import MatchSceneIO
 import MatchSceneReconstruction
 
 extension ViewsUsed {
-  /// Writes `views.csv` to `url` whole (`AtomicFile`): one row per person joint triangulated —
+  /// Writes the output folder's `views.csv` into `folder` whole (`MatchOutput`): one row per person joint triangulated —
   /// `frame,track,joint,mask,cameras` — where bit c of `mask` is camera c of the calibration (its
   /// order, cameras 0–63) and `cameras` names every camera used, joined by `+`. A rig of more than 64
   /// cameras gets further columns after these, `mask1`, `mask2`…: bit b of `maskK` is camera 64K + b.
   /// Track, joint and camera cells are `CSVField` cells (RFC 4180 quoting, formula prefixes neutralised). Rendered and written in pieces of about 4 MB: a 10-minute match's `views.csv` is ~60 MB, which the writing stage held at once (beside
   /// the scene export's buffers) when it was rendered into one string.
-  func writeCSV(to url: URL, skeleton: Skeleton) throws {
-    try AtomicFile.write(to: url) { emit in try render(skeleton: skeleton, pieceBytes: 4 << 20, emit: emit) }
+  func writeCSV(in folder: URL, skeleton: Skeleton) throws {
+    try MatchOutput.write(.views, in: folder) { emit in try render(skeleton: skeleton, pieceBytes: 4 << 20, emit: emit) }
   }
 
   /// The text of `views.csv`, handed to `emit` in pieces of at least `pieceBytes` (the last may

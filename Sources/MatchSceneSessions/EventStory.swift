@@ -5,11 +5,11 @@ import MatchSceneCore
 /// `v2-event-story`): the point's reason, score, games and next server, a claim's hand, a zone event's
 /// zone and joint, a rest's duration.
 struct EventStory: Codable, Equatable {
-  var reason: String?
+  var reason: PointReason?
   var score: [String: Int]?
   var games: [String: Int]?
   var server: String?
-  var hand: String?
+  var hand: BodyHand?
   var zone: String?
   var joint: String?
   var duration: Double?

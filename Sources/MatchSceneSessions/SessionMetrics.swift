@@ -103,9 +103,9 @@ public struct SessionMetrics: Sendable, Codable, Equatable {
         hits += 1
         if e.track == track, let v = e.speed { speeds.append(v) }
       case .bounce:
-        if e.surface == "table", let p = e.position, p.count == 3, let side = e.side {
-          let v = venueFromWorld.apply(SIMD3(p[0], p[1], p[2]))
-          bounces.append(Bounce(x: v.x, y: v.y, side: side, byPlayer: lastHitter == track))
+        if e.surface == .table, let p = e.position, let side = e.side {
+          let v = venueFromWorld.apply(p)
+          bounces.append(Bounce(x: v.x, y: v.y, side: side.rawValue, byPlayer: lastHitter == track))
         }
       case .rallyStart:
         rallyStarts.append(e.time)

@@ -71,7 +71,8 @@ extension SessionStore {
         var event = MatchEvent(
           type: kind, frame: e["frame"], time: e["time"], track: e["track"],
           position: x.flatMap { x in y.flatMap { y in z.map { SIMD3(x, y, $0) } } }, speed: e["speed"],
-          surface: e["surface"], side: e["side"], rally: e["rally"])
+          surface: (e["surface"] as String?).flatMap(BounceSurface.init(rawValue:)),
+          side: (e["side"] as String?).flatMap(TableSide.init(rawValue:)), rally: e["rally"])
         if let story: String = e["story"] {
           do { try decoder.decode(EventStory.self, from: Data(story.utf8)).apply(to: &event) } catch {
             throw SessionStoreError.corrupt("session \(id): event \(e["ordinal"] as Int): story is not JSON: \(error)")
@@ -104,10 +105,10 @@ extension SessionStore {
     }
   }
 
-  /// Writes a session back as an output folder: `tracks.csv`, `events.json` and the documents kept whole
-  /// (`report.json`, `strokes.json`, `angles.csv`), the folder written whole (`OutputFolder.replace`).
-  /// Only that fixed set of files is written: a stored document of any other name (a store edited by
-  /// hand, `../x.sh`) is refused before anything is written. The store itself may not lie in `folder`.
+  /// Writes a session back as an output folder (`MatchOutput`): its tracks, events and the documents kept
+  /// whole (`SessionInput.documentFiles`), the folder written whole (`OutputFolder.replace`). Only that fixed
+  /// set of files is written: a stored document of any other name (a store edited by hand, `../x.sh`) is
+  /// refused before anything is written. The store itself may not lie in `folder`.
   public func export(_ id: Int64, to folder: URL, force: Bool = false) throws {
     let session = try load(id)
     let allowed = Set(SessionInput.documentNames)
@@ -119,8 +120,8 @@ extension SessionStore {
     try OutputFolder.replace(
       folder, force: force, marker: "matchscene sessions export \(id)\n", inputs: [URL(fileURLWithPath: path)]
     ) { staging in
-      try TracksCSV.write(session.motion.rows, to: staging.appendingPathComponent("tracks.csv"))
-      try EventsJSON.write(session.events, to: staging.appendingPathComponent("events.json"))
+      try MatchOutput.writeTracks(session.motion.rows, in: staging)
+      try MatchOutput.writeEvents(session.events, in: staging)
       for (name, content) in session.documents {
         let url = staging.appendingPathComponent(name)
         try OutputFolder.checkInside(url, folder: staging)

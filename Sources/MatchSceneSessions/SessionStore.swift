@@ -167,8 +167,8 @@ public final class SessionStore: Sendable {
             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """,
           arguments: [
-            id, ordinal, e.type.rawValue, e.frame, e.time, e.track, p.map { $0[0] }, p.map { $0[1] },
-            p.map { $0[2] }, e.speed, e.surface, e.side, e.rally, try EventStory(e).json,
+            id, ordinal, e.type.rawValue, e.frame, e.time, e.track, p?.x, p?.y, p?.z, e.speed, e.surface?.rawValue,
+            e.side?.rawValue, e.rally, try EventStory(e).json,
           ])
       }
       for (docName, content) in input.documents {

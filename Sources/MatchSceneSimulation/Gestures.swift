@@ -105,7 +105,7 @@ struct GesturePlanner {
       script.gestures.append(SimulatedGesture(kind: .claim, player: who, start: start, top: top, release: release, end: end))
       // The truth's claim is complete once the hand has been up for the detector's default hold, 1 s.
       var e = MatchEvent(type: .claim, frame: 0, time: top + 1.0, track: players[who].id)
-      e.hand = players[who].handedness == .right ? "left" : "right"
+      e.hand = players[who].handedness == .right ? .left : .right
       e.duration = release - top
       script.claims.append(e)
     }

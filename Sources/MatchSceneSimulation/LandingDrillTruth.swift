@@ -9,10 +9,10 @@ public enum LandingDrillTruth {
   /// - Parameter recording: the match's time span.
   public static func result(_ drill: Drill, events: [MatchEvent], recording: ClosedRange<Double>) -> DrillResult {
     var zoneEvents: [MatchEvent] = []
-    for e in events where e.type == .bounce && e.surface == "table" {
-      guard let p = e.position, p.count == 3 else { continue }
+    for e in events where e.type == .bounce && e.surface == .table {
+      guard let p = e.position else { continue }
       for target in drill.targets {
-        guard case .venue = target.attachment, footprintContains(target, x: p[0], y: p[1]) else { continue }
+        guard case .venue = target.attachment, footprintContains(target, x: p.x, y: p.y) else { continue }
         for kind in [MatchEvent.Kind.zoneEnter, .zoneExit] {
           var z = MatchEvent(type: kind, frame: e.frame, time: e.time, track: "ball")
           z.zone = target.name

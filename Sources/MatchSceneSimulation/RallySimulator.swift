@@ -24,7 +24,7 @@ struct RallySimulator {
   var rng: SeededGenerator
   var script: RallyScript
   /// How the rally being played was decided: its winner (player index), why (`point` reasons) and when.
-  var decision: (winner: Int, reason: String, time: Double, position: SIMD3<Double>)?
+  var decision: (winner: Int, reason: PointReason, time: Double, position: SIMD3<Double>)?
   /// The shot in flight was aimed deep for an early return (`SimulationConfig.earlyHitRate`).
   var earlyReturn = false
 
@@ -188,7 +188,7 @@ struct RallySimulator {
 
     guard let v0 = solveServe(from: ballAtContact, server: srv) else {
       // No legal serve found (never seen in practice): the tossed ball drops and the point is lost.
-      decision = (1 - server, "bad_serve", tContact, ballAtContact)
+      decision = (1 - server, .badServe, tContact, ballAtContact)
       return finishRally(rally, state: state, frame: contactFrame, server: server, served: false)
     }
     state.velocity = v0
@@ -303,7 +303,7 @@ struct RallySimulator {
       guard served else { return }
       let good = expectedSides.isEmpty
       let onOpponent = tableBounce && players[1 - hitter].side * position.x > 0
-      let reason = good ? (onOpponent ? "double_bounce" : "missed_return") : netSinceHit ? "net" : serveShot ? "bad_serve" : "off_table"
+      let reason: PointReason = good ? (onOpponent ? .doubleBounce : .missedReturn) : netSinceHit ? .net : serveShot ? .badServe : .offTable
       decision = (good ? hitter : 1 - hitter, reason, t, position)
     }
     while true {
@@ -321,8 +321,8 @@ struct RallySimulator {
           emit(
             MatchEvent(
               type: .bounce, frame: frame(of: c.time), time: c.time, position: c.position,
-              speed: length(c.velocityAfter), surface: onTable ? "table" : "floor",
-              side: onTable ? (c.position.x < 0 ? "negative_x" : "positive_x") : nil, rally: rally))
+              speed: length(c.velocityAfter), surface: onTable ? .table : .floor,
+              side: onTable ? TableSide(x: c.position.x) : nil, rally: rally))
           if onTable, players[1 - hitter].side * c.position.x > 0 {
             receiverBounces += 1
             bouncedOnReceiver = receiverBounces == 1

@@ -24,12 +24,7 @@ struct Evaluate: ParsableCommand {
   var baseline: String?
 
   static func tracksFile(_ path: String) -> URL {
-    var isFolder: ObjCBool = false
-    let url = URL(fileURLWithPath: path)
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-      return url.appendingPathComponent("tracks.csv")
-    }
-    return url
+    MatchOutput.tracksFile(URL(fileURLWithPath: path))
   }
 
   func run() throws {
@@ -38,16 +33,16 @@ struct Evaluate: ParsableCommand {
     let evaluation = TrackEvaluation(estimate: estimated, truth: reference)
     print(evaluation.summary)
     // Events, when both sides have them next to their tracks.
-    let estimatedEvents = Self.tracksFile(estimate).deletingLastPathComponent().appendingPathComponent("events.json")
-    let trueEvents = Self.tracksFile(truth).deletingLastPathComponent().appendingPathComponent("events.json")
+    let estimatedEvents = MatchOutput.eventsBeside(Self.tracksFile(estimate))
+    let trueEvents = MatchOutput.eventsBeside(Self.tracksFile(truth))
     var events: EventEvaluation?
     var ballPlay: BallPlayEvaluation?
-    if FileManager.default.fileExists(atPath: trueEvents.path) {
+    if let trueEvents {
       let fps = reference.framesPerSecond ?? 60
       ballPlay = BallPlayEvaluation(estimate: estimated, truth: reference, trueEvents: try EventsJSON.read(from: trueEvents), fps: fps)
       print(ballPlay!.summary)
     }
-    if FileManager.default.fileExists(atPath: estimatedEvents.path), FileManager.default.fileExists(atPath: trueEvents.path) {
+    if let estimatedEvents, let trueEvents {
       events = EventEvaluation(
         detected: try EventsJSON.read(from: estimatedEvents), truth: try EventsJSON.read(from: trueEvents),
         trackMap: evaluation.playerMatches,

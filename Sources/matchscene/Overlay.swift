@@ -52,7 +52,7 @@ struct Overlay: ParsableCommand {
     // Draw with the cameras the reconstruction used: a run that corrected a camera wrote them beside
     // tracks.csv (calibration-refined.toml); --calibration still chooses.
     var input = self.input
-    let corrected = tracksURL.deletingLastPathComponent().appendingPathComponent("calibration-refined.toml")
+    let corrected = MatchOutput.url(.refinedCalibration, in: tracksURL.deletingLastPathComponent())
     if input.calibration == nil, FileManager.default.fileExists(atPath: corrected.path) {
       input.calibration = corrected.path
       Console.error("note: \(corrected.path): drawing with the cameras the reconstruction corrected (--calibration to choose)")

@@ -165,8 +165,10 @@ struct Simulate: ParsableCommand {
     try OutputFolder.replace(destination, force: force, replaceable: { _ in false }) { staging in
       guard simulated.match.frameRange != nil else { return }
       try simulated.writeMatchFolder(to: staging)
-      try TracksCSV.write(simulated.truth.points, to: staging.appendingPathComponent("truth/tracks.csv"))
-      try EventsJSON.write(simulated.events, to: staging.appendingPathComponent("truth/events.json"))
+      // The truth in the layout of an output folder, which `evaluate --truth` reads.
+      let truth = staging.appendingPathComponent("truth")
+      try MatchOutput.writeTracks(simulated.truth.points, in: truth)
+      try MatchOutput.writeEvents(simulated.events, in: truth)
       try SimulatedStroke.jsonData(simulated.strokes).write(to: staging.appendingPathComponent("truth/strokes.json"))
       if config.rig.calibrationError.simulate {
         try CalibrationTOML.write(simulated.trueCameras, to: staging.appendingPathComponent("truth/calibration.toml"))

@@ -47,8 +47,7 @@ struct View: ParsableCommand {
     } else {
       source = .defaultCDN
     }
-    let eventsURL = url.deletingLastPathComponent().appendingPathComponent("events.json")
-    let events = FileManager.default.fileExists(atPath: eventsURL.path) ? try EventsJSON.read(from: eventsURL) : nil
+    let events = try MatchOutput.eventsBeside(url).map { try EventsJSON.read(from: $0) }
     let page = try ViewerPage.write(for: url, embed: !noEmbed, threeJS: source, events: events)
     var written = [page.lastPathComponent]
     if case .bundled(let folder) = source { written.append(folder) }

@@ -134,8 +134,8 @@ final class EventDetectorTests: XCTestCase {
     XCTAssertTrue(types.contains(.hit))
     XCTAssertEqual(events.first { $0.type == .hit }?.track, "P1")
     let bounce = events.first { $0.type == .bounce }
-    XCTAssertEqual(bounce?.surface, "table")
-    XCTAssertEqual(bounce?.side, atBounce.0.x < 0 ? "negative_x" : "positive_x")
+    XCTAssertEqual(bounce?.surface, .table)
+    XCTAssertEqual(bounce?.side, TableSide(x: atBounce.0.x))
     XCTAssertEqual(bounce.map { abs($0.time - (1 + dtBounce)) < 0.5 / fps }, true)
     let end = events.first { $0.type == .rallyEnd }
     XCTAssertNotNil(end)

@@ -48,9 +48,9 @@ extension SettlingBallTests {
   }
 
   func testRestitutionIsTheMedianOfEnoughSamples() {
-    let e = EventDetector.restitution(["floor": [0.7, 0.76, 0.74, 2.0], "table": [0.9, 0.9]])
-    XCTAssertEqual(e["floor"]!, 0.75, accuracy: 1e-12, "median of four")
-    XCTAssertNil(e["table"], "two samples are too few")
+    let e = EventDetector.restitution([.floor: [0.7, 0.76, 0.74, 2.0], .table: [0.9, 0.9]])
+    XCTAssertEqual(e[.floor]!, 0.75, accuracy: 1e-12, "median of four")
+    XCTAssertNil(e[.table], "two samples are too few")
   }
 }
 

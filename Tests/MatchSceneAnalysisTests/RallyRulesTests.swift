@@ -19,7 +19,7 @@ final class RallyRulesTests: XCTestCase {
   func bounce(_ frame: Int, x: Double, floor: Bool = false) -> MatchEvent {
     MatchEvent(
       type: .bounce, frame: frame, time: Double(frame) / fps, position: SIMD3(x, 0, floor ? 0.02 : 0.78),
-      surface: floor ? "floor" : "table", side: floor ? nil : (x < 0 ? "negative_x" : "positive_x"))
+      surface: floor ? .floor : .table, side: floor ? nil : TableSide(x: x))
   }
 
   /// A ball seen in flight (a straight line) over `frames`: no rest, no loss inside.

@@ -78,13 +78,13 @@ final class SettlingBallTests: XCTestCase {
   }
 
   func testTwoBouncesCloserThanTheSmallestHopAreOne() {
-    func bounce(_ t: Double, _ surface: String) -> MatchEvent {
+    func bounce(_ t: Double, _ surface: BounceSurface) -> MatchEvent {
       MatchEvent(type: .bounce, frame: Int(t * 60), time: t, surface: surface)
     }
     let events = [
-      bounce(1.0, "floor"), bounce(1.05, "floor"),  // 50 ms: a 1 cm hop takes 90 ms
-      bounce(1.2, "floor"), bounce(1.25, "table"),  // another surface
-      MatchEvent(type: .hit, frame: 79, time: 1.27), bounce(1.30, "table"),  // a stroke between
+      bounce(1.0, .floor), bounce(1.05, .floor),  // 50 ms: a 1 cm hop takes 90 ms
+      bounce(1.2, .floor), bounce(1.25, .table),  // another surface
+      MatchEvent(type: .hit, frame: 79, time: 1.27), bounce(1.30, .table),  // a stroke between
     ]
     let kept = EventDetector.oneBouncePerHop(events, minimumHop: 0.01)
     XCTAssertEqual(kept.map(\.time), [1.0, 1.2, 1.25, 1.27, 1.30])
@@ -174,7 +174,7 @@ final class LowStrokeTests: XCTestCase {
     // The incoming path is 2 cm into the table top at the stroke: it landed about 1.5 frames before.
     let found = events(incoming: SIMD3(1.2, 0, 0.76), vz: -3).filter { $0.type == .bounce || $0.type == .hit }
     XCTAssertEqual(found.map(\.type), [.bounce, .hit])
-    XCTAssertEqual(found.first?.surface, "table")
+    XCTAssertEqual(found.first?.surface, .table)
     XCTAssertEqual(found.last?.track, "P2")
     XCTAssertLessThan(found[0].time, found[1].time)
   }

@@ -17,7 +17,7 @@ final class StoryRulesTests: XCTestCase {
   func bounce(_ frame: Int, x: Double, floor: Bool = false, rally: Int = 1) -> MatchEvent {
     MatchEvent(
       type: .bounce, frame: frame, time: Double(frame) / fps, position: SIMD3(x, 0, floor ? 0.02 : 0.78),
-      surface: floor ? "floor" : "table", side: floor ? nil : (x < 0 ? "negative_x" : "positive_x"), rally: rally)
+      surface: floor ? .floor : .table, side: floor ? nil : TableSide(x: x), rally: rally)
   }
 
   func net(_ frame: Int, rally: Int = 1) -> MatchEvent {
@@ -80,7 +80,7 @@ final class StoryRulesTests: XCTestCase {
     XCTAssertEqual(entries.map(\.server), ["P1", "P2", "P2"])
     XCTAssertEqual(entries.last?.ends, ["P1": "negative_x", "P2": "positive_x"])
     let points = Scoreboard.pointEvents(entries, events: events)
-    XCTAssertEqual(points.map(\.reason), ["missed_return", "missed_return", "missed_return"])
+    XCTAssertEqual(points.map(\.reason), [.missedReturn, .missedReturn, .missedReturn])
     XCTAssertEqual(points.map(\.track), ["P1", "P2", "P1"])
     // The undecided last rally (the recording stopped with the ball in play) gets no point.
     XCTAssertEqual(Scoreboard.compute(events, sides: ["P1": "negative_x", "P2": "positive_x"], undecidedAfter: 1180).compactMap(\.winner).count, 2)
@@ -145,7 +145,7 @@ final class StoryRulesTests: XCTestCase {
     XCTAssertEqual(claims.count, 3, "\(claims.map(\.time))")
     for (claim, expected) in zip(claims, [2.0, 11.0, 16.0]) {
       XCTAssertEqual(claim.time, expected, accuracy: 0.1)
-      XCTAssertEqual(claim.hand, "left")
+      XCTAssertEqual(claim.hand, .left)
       XCTAssertEqual(claim.track, "P1")
     }
     // Without hits, the faster wrist is the racket's: still no claim from the right hand held up alone.

@@ -22,12 +22,12 @@ final class ViewerBrowserTests: XCTestCase {
   /// exit, the ball at rest; and a later point (4–2) that must not show yet.
   static let events: [MatchEvent] = {
     var point = MatchEvent(type: .point, frame: 25, time: 0.5, track: "P1", rally: 1)
-    point.reason = "net"
+    point.reason = .net
     point.score = ["P1": 3, "P2": 2]
     point.games = ["P1": 1, "P2": 0]
     point.server = "P1"
     var claim = MatchEvent(type: .claim, frame: 30, time: 0.6, track: "P2")
-    claim.hand = "left"
+    claim.hand = .left
     var enter = MatchEvent(type: .zoneEnter, frame: 32, time: 0.64, track: "P1")
     enter.joint = "right_wrist"
     enter.zone = "service_box"

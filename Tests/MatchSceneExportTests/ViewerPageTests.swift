@@ -88,7 +88,7 @@ final class ViewerPageTests: XCTestCase {
   func testEventsAreEmbeddedAsJSON() {
     var point = MatchEvent(type: .point, frame: 5, time: 0.1, track: "P1")
     point.score = ["P1": 1, "P2": 0]
-    point.reason = "</script>"
+    point.zone = "</script>"
     let page = ViewerPage.render(sceneFileName: "scene.glb", events: [point])
     XCTAssertTrue(page.contains("const MATCHSCENE_EVENTS = [{"), "events embedded")
     XCTAssertTrue(page.contains("\"score\":{\"P1\":1,\"P2\":0}"))

@@ -51,11 +51,23 @@ final class FormInputTests: XCTestCase {
     }
   }
 
-  /// A folder without tracks.csv or report.json is refused with the file named.
+  /// A folder without tracks.csv is refused with the file named; one without report.json or match.json
+  /// reads by the fallback; a malformed report.json or match.json is named with the key.
   func testMissingFilesAreNamed() throws {
     let empty = try makeTemporaryFolder()
     XCTAssertThrowsError(try FormInput.load(empty)) { XCTAssert("\($0)".contains("tracks.csv"), "\($0)") }
-    try Data((TracksCSV.header + "\n").utf8).write(to: empty.appendingPathComponent("tracks.csv"))
-    XCTAssertThrowsError(try FormInput.load(empty)) { XCTAssert("\($0)".contains("report.json"), "\($0)") }
+    try Data((TracksCSV.header + "\n").utf8).write(to: MatchOutput.url(.tracks, in: empty))
+    XCTAssertEqual(try FormInput.load(empty).motion.fps, 60)
+    try Data(#"{"fps": "fast"}"#.utf8).write(to: MatchOutput.url(.report, in: empty))
+    XCTAssertThrowsError(try FormInput.load(empty)) { XCTAssert("\($0)".contains("report.json") && "\($0)".contains("fps"), "\($0)") }
+    try Data(#"{"fps": 50}"#.utf8).write(to: MatchOutput.url(.report, in: empty))
+    XCTAssertEqual(try FormInput.load(empty).motion.fps, 50)
+    try Data(#"{"format": 1, "fps": 50}"#.utf8).write(to: MatchOutput.url(.manifest, in: empty))
+    XCTAssertThrowsError(try FormInput.load(empty)) { XCTAssert("\($0)".contains("match.json"), "\($0)") }
+    let future = MatchManifest(fps: 50, sport: "table-tennis", skeleton: .coco17, venue: nil)
+    var newer = future
+    newer.format = MatchManifest.currentFormat + 1
+    try MatchOutput.writeManifest(newer, in: empty)
+    XCTAssertThrowsError(try FormInput.load(empty)) { XCTAssert("\($0)".contains("match.json") && "\($0)".contains("newer"), "\($0)") }
   }
 }

@@ -41,7 +41,7 @@ final class CrossingAndEarlyBounceTests: XCTestCase {
     // … and returns come 1–3 frames after their bounce.
     let events = Self.simulated.events
     let hitFrames = events.filter { $0.type == .hit }.map(\.frame)
-    let tableBounces = events.filter { $0.type == .bounce && $0.surface == "table" }
+    let tableBounces = events.filter { $0.type == .bounce && $0.surface == .table }
     let early = tableBounces.filter { b in hitFrames.contains { (1...3).contains($0 - b.frame) } }
     XCTAssertGreaterThanOrEqual(early.count, 3, "early returns in the simulated match")
 
@@ -55,7 +55,7 @@ final class CrossingAndEarlyBounceTests: XCTestCase {
     XCTAssertEqual(evaluation.playerMatches["B1"], "B1", evaluation.summary)
 
     // Table bounces, the early ones included, within ±2 frames.
-    let detected = result.events.filter { $0.type == .bounce && $0.surface == "table" }
+    let detected = result.events.filter { $0.type == .bounce && $0.surface == .table }
     func found(_ b: MatchEvent) -> Bool { detected.contains { abs($0.frame - b.frame) <= 2 } }
     let missedEarly = early.filter { !found($0) }.map(\.frame)
     XCTAssertEqual(missedEarly, [], "bounces 1–3 frames before a hit, missed")

@@ -56,8 +56,8 @@ final class VenueFrameTests: XCTestCase {
       XCTAssertEqual(x.side, y.side, file: file, line: line)
       XCTAssertEqual(x.surface, y.surface, file: file, line: line)
       if let p = x.position, let q = y.position {
-        let expected = newFromOld.apply(SIMD3(p[0], p[1], p[2]))
-        XCTAssertLessThan(length(expected - SIMD3(q[0], q[1], q[2])), 1e-4, "\(x.type) at \(x.frame)", file: file, line: line)
+        let expected = newFromOld.apply(p)
+        XCTAssertLessThan(length(expected - q), 1e-4, "\(x.type) at \(x.frame)", file: file, line: line)
       }
     }
     XCTAssertEqual(a.scores.map(\.winner), b.scores.map(\.winner), file: file, line: line)

@@ -20,7 +20,7 @@ final class ViewsCSVTests: XCTestCase {
     XCTAssert(views.uses(row: 0, camera: 69))
     let dir = try makeTemporaryFolder("views70")
     let url = dir.appendingPathComponent("views.csv")
-    try views.writeCSV(to: url, skeleton: .coco17)
+    try views.writeCSV(in: dir, skeleton: .coco17)
     let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
     XCTAssertEqual(lines[0], "frame,track,joint,mask,cameras,mask1")
     XCTAssertEqual(lines[1], "5,P1,nose,\(UInt64(1) | 1 << 63),cam1+cam64+cam65+cam66+cam70,\(UInt64(1) | 1 << 1 | 1 << 5)")
@@ -33,7 +33,7 @@ final class ViewsCSVTests: XCTestCase {
     views.append(frame: 0, track: "P2", joint: 0, views: [(1, true), nil, (1, false)][...])
     let dir = try makeTemporaryFolder("views3")
     let url = dir.appendingPathComponent("views.csv")
-    try views.writeCSV(to: url, skeleton: .coco17)
+    try views.writeCSV(in: dir, skeleton: .coco17)
     XCTAssertEqual(
       try String(contentsOf: url, encoding: .utf8),
       "frame,track,joint,mask,cameras\n0,P2,nose,1,a\n1,P1,left_eye,7,\"a+b,c+=d\"\n")

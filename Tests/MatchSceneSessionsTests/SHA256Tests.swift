@@ -1,9 +1,8 @@
 import Foundation
 import MatchSceneCore
+import MatchSceneIO
 import TestSupport
 import XCTest
-
-@testable import MatchSceneSessions
 
 final class SHA256Tests: XCTestCase {
   /// FIPS 180-4 example "abc", the empty message, and lengths around the 55/56/64-byte padding edges

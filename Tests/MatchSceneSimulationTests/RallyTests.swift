@@ -23,7 +23,7 @@ final class RallyTests: XCTestCase {
     Dictionary(uniqueKeysWithValues: m.truth.points.filter { $0.kind == .ball }.map { ($0.frame, $0.position) })
   }
 
-  func side(of track: String) -> String { track == "P1" ? "negative_x" : "positive_x" }
+  func side(of track: String) -> TableSide { track == "P1" ? .negativeX : .positiveX }
   func opponent(of track: String) -> String { track == "P1" ? "P2" : "P1" }
 
   func testServesBounceOnTheServersHalfThenTheReceivers() throws {
@@ -38,9 +38,9 @@ final class RallyTests: XCTestCase {
           continue
         }
         guard contacts.count >= 2 else { continue }  // cut by the end of the match
-        XCTAssertEqual(contacts[0].surface, "table")
+        XCTAssertEqual(contacts[0].surface, .table)
         XCTAssertEqual(contacts[0].side, side(of: server), "rally \(rally): first bounce on the server's half")
-        XCTAssertEqual(contacts[1].surface, "table")
+        XCTAssertEqual(contacts[1].surface, .table)
         XCTAssertEqual(contacts[1].side, side(of: opponent(of: server)), "rally \(rally): then the receiver's half")
         let hit = try XCTUnwrap(events.first { $0.type == .hit })
         XCTAssertEqual(hit.frame, start.frame)
@@ -74,7 +74,7 @@ final class RallyTests: XCTestCase {
             nets += 1
             continue
           }
-          XCTAssertEqual(landing.surface, "table", "rally \(rally) shot \(i + 1)")
+          XCTAssertEqual(landing.surface, .table, "rally \(rally) shot \(i + 1)")
           XCTAssertEqual(landing.side, side(of: opponent(of: hitter)), "rally \(rally) shot \(i + 1)")
           // From the truth: where the ball crosses x = 0 it is above the tape.
           let from = isServe ? contacts[0].frame : hit.frame
@@ -165,8 +165,7 @@ final class RallyTests: XCTestCase {
       let ball = ballTrack(m)
       for e in m.events {
         XCTAssertEqual(e.frame, Int((e.time * fps).rounded()))
-        let p = try XCTUnwrap(e.position)
-        let position = SIMD3(p[0], p[1], p[2])
+        let position = try XCTUnwrap(e.position)
         let truth = try XCTUnwrap(ball[e.frame], "\(e.type) at frame \(e.frame) has a ball")
         switch e.type {
         case .hit, .rallyStart:
@@ -177,13 +176,13 @@ final class RallyTests: XCTestCase {
         case .bounce:
           let speed = try XCTUnwrap(e.speed)
           XCTAssertLessThan(length(truth - position), speed / fps + 0.02)
-          if e.surface == "table" {
+          if e.surface == .table {
             assertClose(position.z, top + radius, absolute: 1e-9)
             XCTAssertLessThanOrEqual(abs(position.x), 1.37)
             XCTAssertLessThanOrEqual(abs(position.y), 0.7625)
-            XCTAssertEqual(e.side, position.x < 0 ? "negative_x" : "positive_x")
+            XCTAssertEqual(e.side, TableSide(x: position.x))
           } else {
-            XCTAssertEqual(e.surface, "floor")
+            XCTAssertEqual(e.surface, .floor)
             assertClose(position.z, radius, absolute: 1e-9)
           }
         case .net:

@@ -1,12 +1,12 @@
 import MatchSceneCore
 
 extension EventDetector {
-  /// Restitution of each surface ("table", "floor") as the match's own bounces show it: the median,
+  /// Restitution of each surface as the match's own bounces show it: the median,
   /// over the bounces found between two flights, of the rebound's vertical speed over the incoming
   /// one (`samples`, the ratio at each such bounce). Nil for a surface with fewer than `minimumCount`
   /// samples — too few to trust a median.
-  static func restitution(_ samples: [String: [Double]], minimumCount: Int = 3) -> [String: Double] {
-    var out: [String: Double] = [:]
+  static func restitution(_ samples: [BounceSurface: [Double]], minimumCount: Int = 3) -> [BounceSurface: Double] {
+    var out: [BounceSurface: Double] = [:]
     for (surface, values) in samples where values.count >= minimumCount {
       let sorted = values.sorted()
       let m = sorted.count / 2
@@ -32,7 +32,7 @@ extension EventDetector {
   ///   - ball: the observed ball positions by frame.
   ///   - restitution: per surface, from `restitution(_:)`.
   func lostAfterContact(
-    flights: [BallFlight], flies: (BallFlight) -> Bool, ball: [Int: SIMD3<Double>], restitution: [String: Double], fps: Double
+    flights: [BallFlight], flies: (BallFlight) -> Bool, ball: [Int: SIMD3<Double>], restitution: [BounceSurface: Double], fps: Double
   ) -> [MatchEvent] {
     guard !restitution.isEmpty else { return [] }
     let unseen = Int(0.3 * fps) + 1
@@ -45,13 +45,13 @@ extension EventDetector {
       let lastSeen = [end + 2, end + 1].first { ball[$0] != nil } ?? end
       guard flies(a), !(lastSeen + 1...end + unseen).contains(where: { ball[$0] != nil }) else { continue }
       let limit = Double(lastSeen + 1) / fps
-      let contact: (time: Double, position: SIMD3<Double>, surface: String)
+      let contact: (time: Double, position: SIMD3<Double>, surface: BounceSurface)
       if let (t, p) = crossing(a, height: table.surfaceHeight + table.ballRadius, before: limit, after: Double(end - 2) / fps, fps: fps),
         onTableTop(p)
       {
-        contact = (t, p, "table")
+        contact = (t, p, .table)
       } else if let (t, p) = crossing(a, height: table.ballRadius, before: limit, after: Double(end - 2) / fps, fps: fps) {
-        contact = (t, p, "floor")
+        contact = (t, p, .floor)
       } else {
         continue
       }
@@ -71,11 +71,11 @@ extension EventDetector {
       // The incoming speed as the flight's fit knows it: two standard errors below the estimate.
       let slow = -v.z - 2 * Self.endSpeedError(a, ball: ball, fps: fps)
       guard v.z < 0, e * slow >= (2 * 9.81 * options.minimumHop).squareRoot() else { continue }
-      let onTable = contact.surface == "table"
+      let onTable = contact.surface == .table
       events.append(
         MatchEvent(type: .bounce, frame: Int((contact.time * fps).rounded()), time: contact.time, position: contact.position,
                    speed: length(v), surface: contact.surface,
-                   side: onTable ? (contact.position.x < 0 ? "negative_x" : "positive_x") : nil))
+                   side: onTable ? TableSide(x: contact.position.x) : nil))
     }
     return events
   }

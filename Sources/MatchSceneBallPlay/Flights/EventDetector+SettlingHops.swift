@@ -45,11 +45,11 @@ extension EventDetector {
         if let a = ball[frame - 3] ?? ball[frame - 2], let b = ball[frame + 3] ?? ball[frame + 2] {
           horizontal = length(SIMD3(b.x - a.x, b.y - a.y, 0)) / (Double(ballFrameSpan(frame, ball)) / fps)
         }
-        let onTable = c.surface == "table"
+        let onTable = c.surface == .table
         out.append(
           MatchEvent(type: .bounce, frame: frame, time: c.time, position: c.position,
                      speed: (up * up + horizontal * horizontal).squareRoot(), surface: c.surface,
-                     side: onTable ? (c.position.x < 0 ? "negative_x" : "positive_x") : nil))
+                     side: onTable ? TableSide(x: c.position.x) : nil))
       }
     }
     guard out.count > checked else { return out }

@@ -85,7 +85,7 @@ public struct EventDetector: Sendable {
     flights: [BallFlight], ball: [Int: SIMD3<Double>], wrists: [String: [Int: [SIMD3<Double>]]], fps: Double
   ) -> [MatchEvent] {
     var events: [MatchEvent] = []
-    var rebounds: [String: [Double]] = [:]  // per surface: rebound over incoming vertical speed
+    var rebounds: [BounceSurface: [Double]] = [:]  // per surface: rebound over incoming vertical speed
     let surfaces = BallSurfaces(ballRadius: table.ballRadius, table: table)
     /// How far the observed ball travelled during a flight: a still ball's noise fits "flights" too.
     func travel(_ flight: BallFlight) -> Double {
@@ -146,7 +146,7 @@ public struct EventDetector: Sendable {
           if let (tc, pc) = reached ?? (contactIsOnTable ? (t, position) : nil), onTableTop(pc) {
             events.append(
               MatchEvent(type: .bounce, frame: Int((tc * fps).rounded()), time: tc, position: pc, speed: length(a.velocity(at: tc)),
-                         surface: "table", side: pc.x < 0 ? "negative_x" : "positive_x"))
+                         surface: .table, side: TableSide(x: pc.x)))
           }
           events.append(MatchEvent(type: .hit, frame: frame, time: t, track: track, position: position, speed: speed))
           continue
@@ -154,17 +154,17 @@ public struct EventDetector: Sendable {
         if let (tn, pn) = touch {
           events.append(MatchEvent(type: .net, frame: Int((tn * fps).rounded()), time: tn, position: pn, speed: length(a.velocity(at: tn))))
         } else {
-          rebounds["table", default: []].append(vAfter.z / -vBefore.z)
+          rebounds[.table, default: []].append(vAfter.z / -vBefore.z)
         }
         events.append(
           MatchEvent(type: .bounce, frame: Int((tb * fps).rounded()), time: tb, position: pb, speed: length(b.velocity(at: tb)),
-                     surface: "table", side: pb.x < 0 ? "negative_x" : "positive_x"))
+                     surface: .table, side: TableSide(x: pb.x)))
       } else if abs(height) <= options.surfaceTolerance, vBefore.z < 0, vAfter.z >= 0 {
         let (tb, pb) = planeCrossing(b, height: table.ballRadius, near: t, fps: fps) ?? (t, position)
-        rebounds["floor", default: []].append(vAfter.z / -vBefore.z)
+        rebounds[.floor, default: []].append(vAfter.z / -vBefore.z)
         events.append(
           MatchEvent(type: .bounce, frame: Int((tb * fps).rounded()), time: tb, position: pb, speed: length(b.velocity(at: tb)),
-                     surface: "floor"))
+                     surface: .floor))
       } else if abs(position.x) <= options.netTolerance, position.z <= table.surfaceHeight + table.netHeight + table.ballRadius,
         position.z >= table.surfaceHeight - options.surfaceTolerance, abs(position.y) <= table.width / 2 + 0.2
       {
@@ -179,7 +179,7 @@ public struct EventDetector: Sendable {
           if height < 0.2, hops, !onTable, let (tb, pb) = planeCrossing(b, height: table.ballRadius, near: t, fps: fps) {
             events.append(
               MatchEvent(type: .bounce, frame: Int((tb * fps).rounded()), time: tb, position: pb, speed: length(b.velocity(at: tb)),
-                         surface: "floor"))
+                         surface: .floor))
           }
           continue
         }
@@ -190,7 +190,7 @@ public struct EventDetector: Sendable {
         {
           events.append(
             MatchEvent(type: .bounce, frame: Int((tc * fps).rounded()), time: tc, position: pc, speed: length(a.velocity(at: tc)),
-                       surface: "table", side: pc.x < 0 ? "negative_x" : "positive_x"))
+                       surface: .table, side: TableSide(x: pc.x)))
         }
         events.append(MatchEvent(type: .hit, frame: frame, time: t, track: hitter, position: position, speed: speed))
       }
@@ -351,7 +351,7 @@ public struct EventDetector: Sendable {
     var inRally = false
     var endIndex = 0
     /// The table halves the next bounces of a good rally land on, in order (see below).
-    var expectedSides: [String] = []
+    var expectedSides: [TableSide] = []
     /// A rule-based end waiting for confirmation: a stroke soon after it means a hit was missed and
     /// the rally goes on.
     var pending: MatchEvent?
@@ -362,7 +362,7 @@ public struct EventDetector: Sendable {
       pending = nil
       expectedSides = []
     }
-    func point(_ e: MatchEvent) -> SIMD3<Double>? { e.position.map { SIMD3($0[0], $0[1], $0[2]) } }
+    func point(_ e: MatchEvent) -> SIMD3<Double>? { e.position }
     for event in contacts.sorted(by: { $0.frame < $1.frame }) {
       // Close the rally when the ball rests or is lost before this event (at the pending decision if any).
       while endIndex < ends.count, ends[endIndex] < event.frame {
@@ -393,12 +393,12 @@ public struct EventDetector: Sendable {
       // or a table bounce other than the next expected one — after the serve (the rally's first hit)
       // one on the server's half then one on the receiver's, after any other stroke one on the
       // opponent's half. The hitter's half is the side of the table the hit happened on.
-      if e.type == .hit, let x = e.position?.first {
-        let own = x < 0 ? "negative_x" : "positive_x", other = x < 0 ? "positive_x" : "negative_x"
+      if e.type == .hit, let x = e.position?.x {
+        let own = TableSide(x: x), other = own.other
         expectedSides = out.last(where: { $0.type == .rallyStart })?.frame == e.frame ? [own, other] : [other]
       }
       if e.type == .bounce {
-        if e.surface == "table", let side = e.side, expectedSides.first == side {
+        if e.surface == .table, let side = e.side, expectedSides.first == side {
           expectedSides.removeFirst()
         } else {
           pending = MatchEvent(type: .rallyEnd, frame: e.frame, time: e.time, position: point(e), rally: rally)

@@ -47,8 +47,7 @@ public struct SettlingHops: Sendable {
   public struct Contact: Sendable, Equatable {
     public var time: Double
     public var position: SIMD3<Double>
-    /// "table" or "floor".
-    public var surface: String
+    public var surface: BounceSurface
     /// Whether the ball came down into it (it did not lie on the surface before).
     public var descended: Bool
     /// The height of the hop after it, metres: 0 when the ball lay or rolled after it; nil when it was
@@ -232,7 +231,7 @@ public struct SettlingHops: Sendable {
       state = b.state
     }
     segments.reverse()
-    let surface = rest > surfaces.ballRadius + 1e-9 ? "table" : "floor"
+    let surface: BounceSurface = rest > surfaces.ballRadius + 1e-9 ? .table : .floor
     var contacts: [Contact] = []
     var still: [ClosedRange<Double>] = []
     for (index, s) in segments.enumerated() {

@@ -36,12 +36,12 @@ public enum DrillScorer {
   static func bounceTouches(_ drill: Drill, bounces: [MatchEvent], venue: VenueFrame) -> [MatchEvent] {
     var out: [MatchEvent] = []
     for b in bounces {
-      guard let p = b.position, p.count == 3 else { continue }
-      let inVenue = venue.venueFromWorld.apply(SIMD3(p[0], p[1], p[2]))
+      guard let p = b.position else { continue }
+      let inVenue = venue.venueFromWorld.apply(p)
       for target in drill.targets where target.attachment == .venue && target.triggers.contains(.ball) {
         guard target.signedDistance(inVenue) <= -target.enterMargin else { continue }
         for kind in [MatchEvent.Kind.zoneEnter, .zoneExit] {
-          var e = MatchEvent(type: kind, frame: b.frame, time: b.time, track: "ball", position: SIMD3(p[0], p[1], p[2]), speed: b.speed)
+          var e = MatchEvent(type: kind, frame: b.frame, time: b.time, track: "ball", position: p, speed: b.speed)
           e.zone = target.name
           e.joint = "ball"
           out.append(e)

@@ -1,7 +1,8 @@
-/// SHA-256 (FIPS 180-4, §6.2), used to fingerprint an output folder's files so that adding the same
-/// output twice is noticed. Written here because Foundation on Linux has no digest and the package
+/// SHA-256 (FIPS 180-4, §6.2), used to fingerprint a folder's files: an output added twice to the session
+/// store, a match folder's input recorded in `match.json`. Written here because Foundation on Linux has no digest and the package
 /// mirror holds no crypto package; remove in favour of swift-crypto's `SHA256` once it is mirrored.
-struct SHA256 {
+public struct SHA256: Sendable {
+  public init() {}
   private var state: [UInt32] = [
     0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
   ]
@@ -20,11 +21,11 @@ struct SHA256 {
   ]
 
   /// Feeds `bytes`, whole blocks straight from the buffer.
-  mutating func update(_ bytes: [UInt8]) {
+  public mutating func update(_ bytes: [UInt8]) {
     bytes.withUnsafeBytes { update($0) }
   }
 
-  mutating func update(_ bytes: UnsafeRawBufferPointer) {
+  public mutating func update(_ bytes: UnsafeRawBufferPointer) {
     length &+= UInt64(bytes.count)
     var start = 0
     if !pending.isEmpty {
@@ -43,7 +44,7 @@ struct SHA256 {
     pending += bytes[start...]
   }
 
-  mutating func finish() -> String {
+  public mutating func finish() -> String {
     let bits = length &* 8
     var tail: [UInt8] = [0x80]
     while (pending.count + tail.count) % 64 != 56 { tail.append(0) }

@@ -1,9 +1,9 @@
 import MatchSceneCore
 
-extension SessionInput {
-  /// The skeleton of `tracks.csv`'s rows, so that the session written back (`SessionStore.export`) has its
-  /// rows in the same order as the file read (`MotionModel.forEachRow` writes a track's joints in skeleton
-  /// order):
+extension MatchOutput {
+  /// The skeleton of an output without a manifest, from `tracks.csv`'s rows, so that the folder written
+  /// back (`sessions export`) has its rows in the same order as the file read (`MotionModel.forEachRow`
+  /// writes a track's joints in skeleton order):
   /// 1. `report.json`'s joints (every keypoint of the reconstruction's skeleton, in its order), when they
   ///    name every joint of the rows: the built-in skeleton with exactly those keypoints (its bones with
   ///    it), else a custom skeleton of them.
@@ -11,7 +11,7 @@ extension SessionInput {
   /// 3. Else a custom skeleton of the joints in the order the rows give them (a topological order of
   ///    "joint a came right before joint b in one track's frame", ties by first appearance).
   /// A custom skeleton has no bones: `tracks.csv` does not carry them.
-  static func skeleton(of points: [TrackPoint], reportJoints: [String]? = nil) -> Skeleton {
+  static func fallbackSkeleton(_ points: [TrackPoint], reportJoints: [String]? = nil) -> Skeleton {
     var names: [String] = []
     var seen = Set<String>()
     for p in points where p.kind != .ball && seen.insert(p.joint).inserted { names.append(p.joint) }

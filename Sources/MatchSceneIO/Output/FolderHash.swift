@@ -7,7 +7,7 @@ import MatchSceneCore
   import Darwin
 #endif
 
-/// The walk and the reading behind `SessionInput.hash`: which files a folder holds (links followed) and
+/// The walk and the reading behind `MatchOutput.hash`: which files a folder holds (links followed) and
 /// each file's contribution to the digest, read in pieces.
 enum FolderHash {
   /// Bytes read at a time.
@@ -57,15 +57,15 @@ enum FolderHash {
     var s = stat()
     guard fstat(fd, &s) == 0 else { throw InputError(file: file, "cannot read the file: \(String(cString: strerror(errno)))") }
     let size = Int(s.st_size)
-    if relative == "report.json" && size <= reportLimit {
-      let data = SessionInput.withoutRunTime(try readAll(fd, size: size, file: file))
+    if relative == MatchOutput.File.report.rawValue && size <= reportLimit {
+      let data = MatchOutput.withoutRunTime(try readAll(fd, size: size, file: file))
       digest.update(Array("\(relative)\n\(data.count)\n".utf8))
       data.withUnsafeBytes { digest.update($0) }
       return
     }
     var length = size
     if relative.hasSuffix(".glb"), size >= 20 {
-      // The JSON chunk only, found as `SessionInput.glbJSONChunk` finds it; else the whole file.
+      // The JSON chunk only, found as `MatchOutput.glbJSONChunk` finds it; else the whole file.
       let bytes = [UInt8](try readAll(fd, size: 20, file: file))
       func word(_ at: Int) -> Int {
         Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
@@ -101,12 +101,12 @@ enum FolderHash {
     return data
   }
 
-  /// SHA-256 of a file or folder named in a batch line's flags: a folder as `SessionInput.hash`
+  /// SHA-256 of a file or folder named in a batch line's flags: a folder as `MatchOutput.hash`
   /// hashes one, a file under its own name.
   static func hash(path: String) throws -> String {
     var s = stat()
     guard stat(path, &s) == 0 else { throw InputError(file: path, "no such file or folder") }
-    if s.st_mode & S_IFMT == S_IFDIR { return try SessionInput.hash(folder: URL(fileURLWithPath: path)) }
+    if s.st_mode & S_IFMT == S_IFDIR { return try MatchOutput.hash(folder: URL(fileURLWithPath: path)) }
     var digest = SHA256()
     try update(&digest, file: path, relative: URL(fileURLWithPath: path).lastPathComponent)
     return digest.finish()
