@@ -71,7 +71,7 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneAssets",
-      dependencies: ["MatchSceneCore", "MatchSceneIO"],
+      dependencies: ["MatchSceneCore", "MatchSceneIO", "MatchSceneBallFlight"],
       path: "Assets",
       exclude: ["README.md"],
       sources: ["Swift"],
@@ -94,8 +94,13 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(
+      name: "MatchSceneBallFlight",
+      dependencies: ["MatchSceneCore"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
       name: "MatchSceneReconstruction",
-      dependencies: ["MatchSceneCore", "MatchSceneGeometry"],
+      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneIO", "MatchSceneBallFlight"],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -105,7 +110,7 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneBallPlay",
-      dependencies: ["MatchSceneCore"],
+      dependencies: ["MatchSceneCore", "MatchSceneBallFlight"],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -115,7 +120,8 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneEvaluation",
-      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneBallPlay"],
+      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneIO", "MatchSceneBallPlay"],
+      resources: [.copy("Resources/aniposelib_compare.py")],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -126,6 +132,7 @@ let package = Package(
     .target(
       name: "MatchSceneAssimp",
       dependencies: ["MatchSceneCore", "MatchSceneExport", "CAssimp"],
+      resources: [.copy("Resources/import_matchscene.py")],
       swiftSettings: swiftSettings
     ),
     .target(

@@ -50,6 +50,9 @@ public struct MatchResult: Sendable {
   public var timings: [(stage: String, seconds: Double)]
   /// Which cameras each person joint was triangulated from (written as `views.csv`); nil when not known.
   public var viewsUsed: ViewsUsed? = nil
+  /// The settings the run used and where each came from (`PipelineOptions.resolved(for:)`); nil when
+  /// not recorded.
+  public var resolvedOptions: ResolvedOptions? = nil
 
   /// The players' ids, in order.
   public var playerIDs: [String] { motion.tracks.filter { $0.kind == .player }.map(\.id) }
