@@ -27,7 +27,7 @@ struct Clip: ParsableCommand {
   @Option(help: "Count only strokes of this kind: serve, forehand, backhand.")
   var kind: String?
 
-  @Option(help: "Frames A-B instead of a stroke.")
+  @Option(help: "Frames A-B (or a single frame A) instead of a stroke.")
   var frames: String?
 
   @Option(help: "Reference stroke JSON (`matchscene form --save-reference`) shown as a ghost.")
