@@ -137,7 +137,7 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneReview",
-      dependencies: ["MatchSceneCore", "MatchSceneGeometry"],
+      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneIO"],
       swiftSettings: swiftSettings
     ),
     .target(

@@ -27,10 +27,19 @@ public struct BatchEntry: Sendable, Equatable {
 ///     <input folder> <output folder> [name=<session name>] [reconstruct flags…]
 ///
 /// fields separated by spaces or tabs, `"…"` quoting a field with spaces, `#` starting a comment, blank
-/// lines ignored. Relative paths are relative to the manifest's folder.
+/// lines ignored; lines end with LF, CRLF or CR. Relative paths are relative to the manifest's folder:
+/// the two folders, and the values of the flags that name inputs (`pathFlags`). Flags that choose where
+/// the output goes (`outputFlags`) are refused: a line's output is its second field.
 public enum BatchManifest {
+  /// `reconstruct` flags whose value is an input file or folder: resolved against the manifest's folder
+  /// and hashed with the match (`BatchRunner.inputHash`).
+  public static let pathFlags: Set<String> = ["--calibration", "--pose", "--ball", "--zones"]
+  /// `reconstruct` flags that choose the output: refused in a manifest line.
+  public static let outputFlags: Set<String> = ["-o", "--output"]
+
   /// - Throws: `InputError` naming the manifest and line: fewer than two fields, an unclosed quote, an
-  ///   output folder used twice or equal to an input.
+  ///   output folder used twice or equal to an input, a flag choosing the output; and naming the manifest
+  ///   when it holds no match at all.
   public static func read(_ url: URL) throws -> [BatchEntry] {
     guard let data = FileManager.default.contents(atPath: url.path) else {
       throw InputError(file: url.path, "cannot read the manifest (missing or not readable)")
@@ -44,7 +53,9 @@ public enum BatchManifest {
   public static func parse(_ text: String, file: String, base: URL) throws -> [BatchEntry] {
     var entries: [BatchEntry] = []
     var outputs: [String: Int] = [:]
-    for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    // Swift reads "\r\n" as one Character: split at it as at "\n" and a lone "\r".
+    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+    for (n, raw) in lines.enumerated() {
       let line = n + 1
       let fields = try split(String(raw), file: file, line: line)
       guard !fields.isEmpty else { continue }
@@ -70,9 +81,66 @@ public enum BatchManifest {
         guard !(name ?? "").isEmpty else { throw InputError(file: file, location: .line(line), "name= needs a session name") }
         rest.removeFirst()
       }
-      entries.append(BatchEntry(line: line, input: input, output: output, sessionName: name, flags: rest))
+      let flags = try resolvingFlags(rest, base: base, file: file, line: line)
+      entries.append(BatchEntry(line: line, input: input, output: output, sessionName: name, flags: flags))
+    }
+    guard !entries.isEmpty else {
+      throw InputError(
+        file: file,
+        "no match in the manifest (\(lines.count - (lines.last?.isEmpty == true ? 1 : 0)) line(s), all blank or comments); "
+          + "expected one match per line: <input> <output> [name=…] [flags…]")
     }
     return entries
+  }
+
+  /// The flags with the values of `pathFlags` made absolute against `base` (`--pose p` and `--pose=p`).
+  /// - Throws: `InputError` naming the line when a flag chooses the output (`-o`, `--output`, `--output=…`,
+  ///   a group of short flags holding `o`) or a path flag has no value.
+  static func resolvingFlags(_ flags: [String], base: URL, file: String, line: Int) throws -> [String] {
+    func resolve(_ path: String) -> String {
+      path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardizedFileURL.path
+    }
+    var out: [String] = []
+    var i = 0
+    while i < flags.count {
+      let flag = flags[i]
+      let long = flag.hasPrefix("--") ? String(flag.prefix { $0 != "=" }) : nil
+      let isShortGroup = flag.hasPrefix("-") && !flag.hasPrefix("--") && flag.count > 1 && Double(flag) == nil
+      if long.map(outputFlags.contains) == true || isShortGroup && flag.dropFirst().contains("o") {
+        throw InputError(
+          file: file, location: .line(line), "\(long ?? flag) chooses the output folder, which is the line's second field; remove it")
+      }
+      if let long, pathFlags.contains(long) {
+        if flag.count > long.count {
+          out.append("\(long)=\(resolve(String(flag.dropFirst(long.count + 1))))")
+        } else {
+          guard i + 1 < flags.count else {
+            throw InputError(file: file, location: .line(line), "\(flag) needs a path")
+          }
+          out += [flag, resolve(flags[i + 1])]
+          i += 1
+        }
+      } else {
+        out.append(flag)
+      }
+      i += 1
+    }
+    return out
+  }
+
+  /// The input files and folders the flags name (the values of `pathFlags`, as resolved by `parse`).
+  public static func flagPaths(_ flags: [String]) -> [(flag: String, path: String)] {
+    var out: [(String, String)] = []
+    for (i, flag) in flags.enumerated() {
+      let long = String(flag.prefix { $0 != "=" })
+      guard pathFlags.contains(long) else { continue }
+      if flag.count > long.count {
+        out.append((long, String(flag.dropFirst(long.count + 1))))
+      } else if i + 1 < flags.count {
+        out.append((long, flags[i + 1]))
+      }
+    }
+    return out
   }
 
   /// Fields of one line: split at spaces and tabs outside double quotes; `#` outside quotes ends the line.

@@ -8,7 +8,7 @@ public struct BatchMergeReport: Sendable {
   public var added: [(line: Int, id: Int64)] = []
   /// Entries whose output was already in the store (same output hash).
   public var alreadyStored: [(line: Int, id: Int64)] = []
-  /// Entries without a finished output (not run yet, failed, or killed).
+  /// Entries without a finished output (not run yet, failed, killed, or missing files since).
   public var notFinished: [Int] = []
   /// Entries whose output could not be added, with why.
   public var failed: [(line: Int, message: String)] = []
@@ -25,7 +25,7 @@ public enum BatchMerge {
   public static func run(_ entries: [BatchEntry], store: SessionStore) -> BatchMergeReport {
     var report = BatchMergeReport()
     for entry in entries {
-      guard BatchMarker.read(in: entry.output) != nil else {
+      guard let marker = BatchMarker.read(in: entry.output), marker.missingFiles(in: entry.output).isEmpty else {
         report.notFinished.append(entry.line)
         continue
       }

@@ -24,14 +24,40 @@ public struct BatchRunner {
   public static var toolVersion: String { SessionStore.toolVersion }
 
   public var log: URL?
+  /// The manifest, left out of an input folder that holds it (editing the manifest is no change of input).
+  public var manifest: URL?
 
-  public init(log: URL?) { self.log = log }
+  public init(log: URL?, manifest: URL? = nil) {
+    self.log = log
+    self.manifest = manifest
+  }
 
-  /// The input folder's SHA-256 (`SessionInput.hash`), leaving out the output folder when it lies inside.
-  public static func inputHash(_ entry: BatchEntry) throws -> String {
-    let input = entry.input.standardizedFileURL.path + "/", output = entry.output.standardizedFileURL.path
-    let inside = output.hasPrefix(input) ? [String(output.dropFirst(input.count))] : []
-    return try SessionInput.hash(folder: entry.input, excluding: inside)
+  /// The input's SHA-256: the input folder (`SessionInput.hash`, links followed), leaving out what lies
+  /// inside it but is no input — the output folder, the manifest, the batch's log files
+  /// (`batch-shard-*.log` in the log folder) — then each file or folder the flags name
+  /// (`BatchManifest.pathFlags`). A line without such flags hashes as its input folder alone.
+  public static func inputHash(_ entry: BatchEntry, log: URL? = nil, manifest: URL? = nil) throws -> String {
+    let input = entry.input.standardizedFileURL.path + "/"
+    func inside(_ url: URL?) -> String? {
+      guard let path = url?.standardizedFileURL.path, path.hasPrefix(input) else { return nil }
+      return String(path.dropFirst(input.count))
+    }
+    let excluded = [inside(entry.output), inside(manifest)].compactMap { $0 }
+    let logFolder = log.flatMap { inside($0.deletingLastPathComponent()) }
+    let logFolderIsInput = log.map { $0.deletingLastPathComponent().standardizedFileURL.path + "/" == input } ?? false
+    func isLog(_ relative: String) -> Bool {
+      let name = (relative as NSString).lastPathComponent, folder = (relative as NSString).deletingLastPathComponent
+      guard name.hasPrefix("batch-shard-"), name.hasSuffix(".log") else { return false }
+      return logFolderIsInput ? folder.isEmpty : folder == logFolder
+    }
+    let folderHash = try SessionInput.hash(folder: entry.input, excluding: excluded, skip: isLog)
+    let named = BatchManifest.flagPaths(entry.flags)
+    guard !named.isEmpty else { return folderHash }
+    var text = folderHash + "\n"
+    for (flag, path) in named {
+      text += "\(flag) \(path) \(try SessionInput.hash(path: path))\n"
+    }
+    return SessionInput.hash(bytes: Array(text.utf8))
   }
 
   /// - Parameters:
@@ -49,9 +75,10 @@ public struct BatchRunner {
         guard FileManager.default.fileExists(atPath: entry.input.path) else {
           throw InputError(file: entry.input.path, "no such match folder (manifest line \(entry.line))")
         }
-        let hash = try Self.inputHash(entry)
+        let hash = try Self.inputHash(entry, log: log, manifest: manifest)
         if let marker = BatchMarker.read(in: entry.output),
-          marker.matches(inputHash: hash, flags: entry.flags, toolVersion: Self.toolVersion)
+          marker.matches(inputHash: hash, flags: entry.flags, toolVersion: Self.toolVersion),
+          marker.missingFiles(in: entry.output).isEmpty
         {
           report.upToDate.append(entry.line)
           write("\(name): up to date")
@@ -59,7 +86,9 @@ public struct BatchRunner {
           continue
         }
         try runMatch(entry)
-        try BatchMarker(inputHash: hash, flags: entry.flags, toolVersion: Self.toolVersion).write(in: entry.output)
+        try BatchMarker(
+          inputHash: hash, flags: entry.flags, toolVersion: Self.toolVersion, files: BatchMarker.files(in: entry.output)
+        ).write(in: entry.output)
         report.done.append(entry.line)
         let line = String(format: "%@: done in %.1f s", name, Date().timeIntervalSince(started))
         write(line)

@@ -20,23 +20,36 @@ public enum OutputFolder {
   public static let markerName = ".matchscene-output"
 
   /// Builds `destination` anew.
+  ///
+  /// Only what MatchScene wrote is replaced: the marker lists the entries each run wrote, and an existing
+  /// folder holding anything else (a user's notes, a session store), or written by another command, is
+  /// refused before `fill` runs unless `force`. An output that is, holds or lies inside one of `inputs` is
+  /// refused even with `force`. A symbolic link is followed (its target is written, the link kept); a
+  /// mount point, which cannot be renamed, is written into (`replaceInto`).
   /// - Parameters:
   ///   - destination: the folder to create or replace.
   ///   - force: replace a non-empty folder even when MatchScene did not write it.
   ///   - replaceable: whether an existing folder's contents may be replaced without `force` (default:
-  ///     it holds `markerName`).
+  ///     its marker lists them, `foreignEntries`).
+  ///   - marker: the command written on the marker's first line (nil: no marker).
+  ///   - inputs: what the run reads (`checkInputs`).
   ///   - fill: writes the contents into the staging folder it is given.
   /// - Throws: `InputError` naming `destination` when it exists, is not empty and may not be replaced, or
   ///   cannot be created; whatever `fill` throws (the staging folder is removed then).
   public static func replace(
     _ destination: URL, force: Bool = false, replaceable: ((URL) -> Bool)? = nil, marker: String? = nil,
-    fill: (URL) throws -> Void
+    inputs: [URL] = [], fill: (URL) throws -> Void
   ) throws {
     let fm = FileManager.default
-    let destination = destination.standardizedFileURL
+    let destination = try followLink(destination.standardizedFileURL)
+    let command = marker.map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
+    let exists = try checkDestination(destination, force: force, replaceable: replaceable, command: command, inputs: inputs)
+    if exists && isMountPoint(destination) {
+      try replaceInto(destination, force: force, command: command, fill: fill)
+      return
+    }
     let name = destination.lastPathComponent
     let parent = destination.deletingLastPathComponent()
-    let exists = try checkDestination(destination, force: force, replaceable: replaceable)
     try createFolders(parent)
     removeStale(beside: destination)
     let tag = "\(getpid())-\(UUID().uuidString)"
@@ -47,7 +60,7 @@ public enum OutputFolder {
     }
     do {
       try fill(staging)
-      if let marker { try Data(marker.utf8).write(to: staging.appendingPathComponent(markerName)) }
+      if let command { try writeMarker(command, listing: staging) }
       if exists {
         let old = parent.appendingPathComponent(".\(name).old-\(tag)")
         try swap(staging, destination, retiringTo: old)
@@ -63,18 +76,86 @@ public enum OutputFolder {
     }
   }
 
+  /// `replace` for a folder that cannot be renamed (a mount point): the new entries are built in a
+  /// staging folder inside it, then the entries the previous run wrote (all with `force`) are removed and
+  /// the new ones renamed into place one by one. Not atomic: a run killed during those renames leaves a
+  /// mix, which the next run replaces.
+  static func replaceInto(_ destination: URL, force: Bool, command: String?, fill: (URL) throws -> Void) throws {
+    let fm = FileManager.default
+    let staging = destination.appendingPathComponent(".matchscene.partial-\(getpid())-\(UUID().uuidString)")
+    guard mkdir(staging.path, 0o755) == 0 else {
+      throw InputError(file: destination.path, "cannot write into the output folder: \(String(cString: strerror(errno)))")
+    }
+    do {
+      try fill(staging)
+      let contents = try fm.contentsOfDirectory(atPath: destination.path).filter { !$0.hasPrefix(".matchscene.partial-") }
+      let owned: Set<String> =
+        force ? Set(contents) : Set(OutputMarker.read(in: destination)?.files ?? Array(OutputMarker.knownEntries))
+      for entry in contents where owned.contains(entry) && entry != markerName {
+        try fm.removeItem(at: destination.appendingPathComponent(entry))
+      }
+      for entry in try fm.contentsOfDirectory(atPath: staging.path) {
+        let target = destination.appendingPathComponent(entry)
+        if fm.fileExists(atPath: target.path) { try fm.removeItem(at: target) }
+        guard rename(staging.appendingPathComponent(entry).path, target.path) == 0 else {
+          throw InputError(file: target.path, "cannot move the new output into place: \(String(cString: strerror(errno)))")
+        }
+      }
+      if let command {
+        let files = try fm.contentsOfDirectory(atPath: destination.path).filter { $0 != markerName && !$0.hasPrefix(".matchscene.partial-") }
+        let kept = Set(contents).subtracting(owned)
+        try AtomicFile.write(
+          OutputMarker(command: command, files: files.filter { !kept.contains($0) }.sorted()).text,
+          to: destination.appendingPathComponent(markerName))
+      }
+      try fm.removeItem(at: staging)
+    } catch {
+      try? fm.removeItem(at: staging)
+      throw error
+    }
+  }
+
+  /// Writes the marker naming `command` and every entry of `folder`.
+  static func writeMarker(_ command: String, listing folder: URL) throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != markerName }.sorted()
+    try Data(OutputMarker(command: command, files: files).text.utf8).write(to: folder.appendingPathComponent(markerName))
+  }
+
+  /// `url`, or the folder a symbolic link at `url` points to: the link is kept and its target written.
+  /// - Throws: `InputError` when the link leads nowhere or to something that is not a folder.
+  static func followLink(_ url: URL) throws -> URL {
+    var info = stat()
+    guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return url }
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue else {
+      throw InputError(file: url.path, "is a symbolic link to \(resolved(url).path), which is not a folder; choose an output folder")
+    }
+    return resolved(url)
+  }
+
   /// Checks, without writing anything, that `replace` may put a folder at `destination`: it is not a
-  /// file, it is empty or may be replaced (`force`, `replaceable`, or it holds `markerName`), and the
+  /// file, it is empty or may be replaced (`force`, `replaceable`, or its marker lists every entry and
+  /// names the same command), it does not overlap `inputs` (`checkInputs`, even with `force`), and the
   /// nearest folder that exists on its path is a folder this process may write into. Commands call it
   /// before a long run, so a bad `-o` is reported at once rather than after the work.
+  /// - Parameter command: the command that will write the folder (the marker's first line).
   /// - Returns: whether `destination` exists.
   /// - Throws: `InputError` naming the path that is in the way and why.
   @discardableResult
   public static func checkDestination(
-    _ destination: URL, force: Bool = false, replaceable: ((URL) -> Bool)? = nil
+    _ destination: URL, force: Bool = false, replaceable: ((URL) -> Bool)? = nil, command: String? = nil,
+    inputs: [URL] = []
   ) throws -> Bool {
     let fm = FileManager.default
-    let destination = destination.standardizedFileURL
+    let destination = try followLink(destination.standardizedFileURL)
+    try checkInputs(destination, inputs: inputs)
+    var info = stat()
+    if lstat(destination.path, &info) == 0 {
+      let kind = info.st_mode & S_IFMT
+      if kind != S_IFDIR && kind != S_IFREG && kind != S_IFLNK {
+        throw InputError(file: destination.path, "is a special file (a FIFO, device or socket), not a folder; choose an output folder")
+      }
+    }
     var isFolder: ObjCBool = false
     let exists = fm.fileExists(atPath: destination.path, isDirectory: &isFolder)
     if exists && !isFolder.boolValue {
@@ -82,16 +163,35 @@ public enum OutputFolder {
     }
     if exists, !force {
       let contents = (try? fm.contentsOfDirectory(atPath: destination.path)) ?? []
-      let mayReplace = replaceable?(destination) ?? contents.contains(markerName)
-      if !contents.isEmpty && !mayReplace {
-        throw InputError(
-          file: destination.path,
-          "exists, is not empty and was not written by MatchScene; choose another folder, or pass --force to replace it")
+      if let replaceable {
+        if !contents.isEmpty && !replaceable(destination) {
+          throw InputError(
+            file: destination.path,
+            "exists, is not empty and was not written by MatchScene; choose another folder, or pass --force to replace it")
+        }
+      } else if !contents.isEmpty {
+        guard contents.contains(markerName) else {
+          throw InputError(
+            file: destination.path,
+            "exists, is not empty and was not written by MatchScene; choose another folder, or pass --force to replace it")
+        }
+        let (foreign, other) = foreignEntries(in: destination, command: command)
+        if let other {
+          throw InputError(
+            file: destination.path,
+            "was written by `\(other)`, whose files this command would replace; choose another folder, or pass --force to replace it")
+        }
+        if !foreign.isEmpty {
+          let shown = foreign.prefix(8).joined(separator: ", ") + (foreign.count > 8 ? " and \(foreign.count - 8) more" : "")
+          throw InputError(
+            file: destination.path,
+            "holds files MatchScene did not write (\(shown)); move them away, choose another folder, or pass --force to replace them too")
+        }
       }
     }
-    // The staging folder is created beside `destination`: the nearest existing ancestor of its parent
-    // must be a folder we may write into.
-    var ancestor = destination.deletingLastPathComponent()
+    // The staging folder is created beside `destination` (inside it for a mount point): the nearest
+    // existing ancestor of its parent must be a folder we may write into.
+    var ancestor = exists && isMountPoint(destination) ? destination : destination.deletingLastPathComponent()
     while !fm.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
       let up = ancestor.deletingLastPathComponent()
       if up.path == ancestor.path { break }

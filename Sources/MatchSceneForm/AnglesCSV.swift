@@ -26,7 +26,7 @@ public enum AnglesCSV {
       if v.isFinite { out.appendFixed(v, decimals: decimals) }
     }
     let angleCount = FormAngle.allCases.count, measureCount = FormMeasure.allCases.count
-    let labels = series.map { "," + $0.track + "," + $0.racketSide.rawValue }
+    let labels = series.map { "," + CSVField.escape($0.track) + "," + $0.racketSide.rawValue }
     for frame in first...last {
       for (k, s) in series.enumerated() where s.hasBody(frame: frame) {
         let i = frame - s.firstFrame, n = s.frameCount

@@ -35,7 +35,8 @@ public struct FormResult: Sendable {
     try FileManager.default.createDirectory(at: folder.appendingPathComponent("mot"), withIntermediateDirectories: true)
     try AnglesCSV.write(series, to: folder.appendingPathComponent("angles.csv"))
     try StrokesJSON.write(strokes, to: folder.appendingPathComponent("strokes.json"))
-    for s in series { try OpenSimMOT.write(s, to: folder.appendingPathComponent("mot/\(s.track).mot")) }
+    let files = try FileName.files(series.map(\.track), suffix: ".mot", in: folder.appendingPathComponent("mot"))
+    for s in series { try OpenSimMOT.write(s, to: files[s.track]!) }
   }
 }
 

@@ -83,6 +83,24 @@ public struct StrokeReference: Sendable, Codable, Equatable {
     try encoder.encode(self).write(to: url, options: .atomic)
   }
 
+  /// Checks, before any work, that `write(to:)` may put a reference at `url`: nothing is there, or a
+  /// stroke reference `write(to:)` wrote (so a reference is replaced by a newer one, never `tracks.csv`,
+  /// another output file, a user's file or a folder).
+  /// - Throws: `InputError` naming `url` and what is there.
+  public static func checkTarget(_ url: URL) throws {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return }
+    guard !isFolder.boolValue else { throw InputError(file: url.path, "is a folder; --save-reference takes a JSON file name") }
+    try OutputFolder.checkRegularFile(url, what: "reference")
+    do {
+      _ = try read(from: url)
+    } catch {
+      throw InputError(
+        file: url.path,
+        "exists and is not a stroke reference saved by `matchscene form --save-reference`; refusing to overwrite it — choose another file")
+    }
+  }
+
   /// - Throws: `InputError` naming the file when it is not a stroke reference.
   public static func read(from url: URL) throws -> StrokeReference {
     let reference: StrokeReference

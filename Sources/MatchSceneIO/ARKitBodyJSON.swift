@@ -38,7 +38,7 @@ public enum ARKitBodyJSON {
   /// Reads a file: frame number → keypoint index of `Skeleton.arkitBody` → position in ARKit's world.
   /// - Throws: `InputError` naming the file and the key (`frames[3].joints.left_hand_joint`).
   public static func read(from url: URL, fps: Double) throws -> [Int: [Int: SIMD3<Double>]] {
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    guard let data = try FileBytes.contents(of: url) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
     return try parse(data, file: url.path, fps: fps)

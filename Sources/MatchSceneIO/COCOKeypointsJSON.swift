@@ -27,7 +27,7 @@ public enum COCOKeypointsJSON {
   /// Reads one camera's file: frame → people (see the type's contract).
   /// - Parameter skeleton: every entry must have `skeleton.count` keypoints.
   public static func read(file url: URL, skeleton: Skeleton) throws -> [Int: [PersonDetection2D]] {
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    guard let data = try FileBytes.contents(of: url) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
     return try parse(data, file: url.path, keypointCount: skeleton.count)

@@ -1,17 +1,22 @@
+import Foundation
+
 /// Lines and comma-separated fields of a UTF-8 text, as byte ranges, for readers of large CSV files
-/// (`tracks.csv`, TrackNet ball files). No quoting: MatchScene's CSV files hold names and numbers only.
+/// (`tracks.csv`, TrackNet ball files, DeepLabCut tables).
 ///
-/// Lines end at `\n` (a `\r` before it is dropped); fields are trimmed of spaces and tabs.
+/// Records end at `\n` (a `\r` before it is dropped); fields are trimmed of spaces and tabs. A field
+/// that begins with `"` is quoted as RFC 4180 §2 describes: commas, line ends and doubled quotes inside it
+/// belong to the field, whose range keeps its quotes (`name(_:)` reads it, `CSVField.unescape`).
 struct CSVScanner {
   let bytes: [UInt8]
 
   init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-  /// Calls `body` with each line's 1-based number and its field ranges (one empty range for an empty
-  /// line). The ranges array is reused between calls: do not keep it.
-  /// - Parameter range: the bytes to scan (whole lines: start at a line's start); default all. Lines are
-  ///   numbered from 1 at its start.
+  /// Calls `body` with each record's 1-based line number (its first line's) and its field ranges (one
+  /// empty range for an empty line). The ranges array is reused between calls: do not keep it.
+  /// - Parameter range: the bytes to scan (whole records: start at a record's start); default all. Lines
+  ///   are numbered from 1 at its start, counting the line ends inside quoted fields too.
   func forEachLine(in range: Range<Int>? = nil, _ body: (_ line: Int, _ fields: [Range<Int>]) throws -> Void) rethrows {
+    let comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), quote = UInt8(ascii: "\"")
     var fields: [Range<Int>] = []
     fields.reserveCapacity(16)
     var lineNumber = 0
@@ -19,26 +24,55 @@ struct CSVScanner {
     let n = range?.upperBound ?? bytes.count
     while start < n {
       lineNumber += 1
-      var end = start
-      while end < n && bytes[end] != UInt8(ascii: "\n") { end += 1 }
-      let next = end + 1
-      if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
       fields.removeAll(keepingCapacity: true)
+      var quotedLineEnds = 0
       var fieldStart = start
-      for i in start...end where i == end || bytes[i] == UInt8(ascii: ",") {
-        fields.append(trimmed(fieldStart..<i))
-        fieldStart = i + 1
+      var i = start
+      while true {
+        // A quoted field: up to its closing quote (a doubled quote is a quote inside it).
+        var j = i
+        while j < n && (bytes[j] == 0x20 || bytes[j] == 0x09) { j += 1 }
+        if j < n && bytes[j] == quote {
+          j += 1
+          while j < n {
+            if bytes[j] == quote {
+              if j + 1 < n && bytes[j + 1] == quote {
+                j += 2
+                continue
+              }
+              j += 1
+              break
+            }
+            if bytes[j] == newline { quotedLineEnds += 1 }
+            j += 1
+          }
+          i = j
+        }
+        while i < n && bytes[i] != comma && bytes[i] != newline { i += 1 }
+        if i < n && bytes[i] == comma {
+          fields.append(trimmed(fieldStart..<i))
+          i += 1
+          fieldStart = i
+          continue
+        }
+        var end = i
+        if end > fieldStart && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        fields.append(trimmed(fieldStart..<end))
+        break
       }
       try body(lineNumber, fields)
-      start = next
+      lineNumber += quotedLineEnds
+      start = i + 1
     }
   }
 
   /// Up to `count` ranges of whole lines covering the text, split near equal sizes (for scanning in
-  /// parallel).
+  /// parallel); one range when the text holds a `"` (a quoted field may hold a line end).
   func lineChunks(_ count: Int) -> [Range<Int>] {
     let n = bytes.count
     guard count > 1, n > 0 else { return [0..<n] }
+    let hasQuote = bytes.withUnsafeBufferPointer { memchr($0.baseAddress!, Int32(UInt8(ascii: "\"")), n) != nil }
+    if hasQuote { return [0..<n] }
     var chunks: [Range<Int>] = []
     var start = 0
     for k in 1...count {
@@ -71,11 +105,26 @@ struct CSVScanner {
 
   func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
+  /// The name a field holds, its RFC 4180 quotes and neutralising `'` removed (`CSVField.unescape`).
+  func name(_ range: Range<Int>) -> String {
+    let first = range.isEmpty ? 0 : bytes[range.lowerBound]
+    guard first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") else { return string(range) }
+    return CSVField.unescape(bytes[range])
+  }
+
   /// Whether the line holds nothing but spaces.
   static func isBlank(_ fields: [Range<Int>]) -> Bool { fields.count == 1 && fields[0].isEmpty }
 
-  /// A decimal integer with an optional sign, or nil.
+  /// The inside of a field enclosed in double quotes (trimmed), nil when it is not quoted.
+  @inline(__always) func quotedInside(_ range: Range<Int>) -> Range<Int>? {
+    guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\""), bytes[range.upperBound - 1] == UInt8(ascii: "\"")
+    else { return nil }
+    return trimmed((range.lowerBound + 1)..<(range.upperBound - 1))
+  }
+
+  /// A decimal integer with an optional sign (quoted or not), or nil.
   func int(_ range: Range<Int>) -> Int? {
+    if let inside = quotedInside(range) { return int(inside) }
     var i = range.lowerBound
     var negative = false
     if i < range.upperBound && (bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+")) {
@@ -103,6 +152,7 @@ struct CSVScanner {
   /// "How to read floating point numbers accurately", PLDI 1990). Anything else goes to the
   /// standard library.
   func double(_ range: Range<Int>) -> Double? {
+    if let inside = quotedInside(range) { return double(inside) }
     var i = range.lowerBound
     var negative = false
     if i < range.upperBound && (bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+")) {

@@ -36,7 +36,7 @@ import MatchSceneCore
 public enum DeepLabCutCSV {
   /// Reads one camera's file: frame → people (see the type's contract).
   public static func read(file url: URL, skeleton: Skeleton) throws -> [Int: [PersonDetection2D]] {
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    guard let data = try FileBytes.contents(of: url) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
     return try parse([UInt8](data), file: url.path, skeleton: skeleton)

@@ -27,6 +27,9 @@ public enum DrillTOML {
     "target",
   ]
 
+  /// The most points a target may give.
+  public static let maxPoints = 1_000_000.0
+
   /// Reads a drill file. - Throws: `InputError` naming the file and the key.
   public static func read(from url: URL) throws -> Drill {
     try parse(TOMLDocument(contentsOf: url))
@@ -62,7 +65,12 @@ public enum DrillTOML {
     var targets: [Zone] = [], points: [Double] = []
     for t in tables {
       targets.append(try ZonesTOML.zone(t, defaults: defaults, triggers: triggers, extraKeys: ["points"]))
-      points.append(try t.number("points") ?? 1)
+      let value = try t.number("points") ?? 1
+      // A drill's points are counts a person adds up; beyond a million a score stops being one.
+      guard value.isFinite, value >= 0, value <= maxPoints else {
+        throw t.fail("points", "must be a number from 0 to \(Int(maxPoints)), got \(value)")
+      }
+      points.append(value)
     }
     try ZonesTOML.checkUniqueNames(targets.map(\.name), root: root, key: "target")
     return Drill(

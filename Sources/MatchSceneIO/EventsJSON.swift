@@ -33,7 +33,7 @@ public enum EventsJSON {
   /// - Throws: `InputError` naming the file and the key (`events[3].type`) of a wrong or missing
   ///   field, or the line and column of malformed JSON.
   public static func read(from url: URL) throws -> [MatchEvent] {
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    guard let data = try FileBytes.contents(of: url) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
     return try parse(data, file: url.path)

@@ -1,3 +1,6 @@
+import Foundation
+import MatchSceneCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -9,7 +12,8 @@
 enum FileBytes {
   /// The file's bytes, or nil when it cannot be opened or read.
   static func read(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY)
+    // O_NONBLOCK: opening a FIFO would otherwise wait for a writer; a regular file ignores it.
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var info = stat()
@@ -40,5 +44,21 @@ enum FileBytes {
       }
     }
     return bytes
+  }
+
+  /// The file's contents like `FileManager.contents(atPath:)` (nil when missing or unreadable), after
+  /// refusing a FIFO, device or socket, which would block the reader or never end.
+  /// - Throws: `InputError` naming the file when it is not a regular file.
+  static func contents(of url: URL) throws -> Data? {
+    var info = stat()
+    if stat(url.path, &info) == 0 {
+      let kind = info.st_mode & S_IFMT
+      if kind != S_IFREG {
+        throw InputError(
+          file: url.path,
+          kind == S_IFDIR ? "is a folder; expected a file" : "is a FIFO, device or socket, not a regular file; expected a file")
+      }
+    }
+    return FileManager.default.contents(atPath: url.path)
   }
 }

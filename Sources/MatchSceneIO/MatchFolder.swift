@@ -262,7 +262,7 @@ public enum MatchFolder {
       var byFrame: [Int: [PersonDetection2D]] = [:]
       for frame in cameraFrames { byFrame[frame] = d.people[frame] ?? [] }
       people[camera.name] = byFrame
-      try TrackNetCSV.write(d.balls, frames: cameraFrames, to: folder.appendingPathComponent("ball/\(camera.name).csv"))
+      try TrackNetCSV.write(d.balls, frames: cameraFrames, to: try FileName.file(camera.name, suffix: ".csv", in: folder.appendingPathComponent("ball")))
     }
     try OpenPoseFolder.write(people, to: folder.appendingPathComponent("pose"))
     var config = MatchConfig(

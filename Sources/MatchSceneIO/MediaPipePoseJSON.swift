@@ -29,7 +29,7 @@ public enum MediaPipePoseJSON {
   /// - Throws: `InputError` as `parse`, and when `skeleton` is not BlazePose's 33 keypoints.
   public static func read(file url: URL, imageSize: ImageSize, skeleton: Skeleton) throws -> [Int: [PersonDetection2D]] {
     try checkSkeleton(skeleton, file: url.path)
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    guard let data = try FileBytes.contents(of: url) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
     return try parse(data, file: url.path, imageSize: imageSize)

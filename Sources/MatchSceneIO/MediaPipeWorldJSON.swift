@@ -36,7 +36,7 @@ public enum MediaPipeWorldJSON {
   ///   field, a person without 33 landmarks, a frame given twice, or a frame with neither `frame` nor
   ///   `time`.
   public static func read(from url: URL, fps: Double) throws -> [Int: Landmarks] {
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    guard let data = try FileBytes.contents(of: url) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
     return try parse(data, file: url.path, fps: fps)

@@ -62,7 +62,7 @@ struct OpenCVYAML {
 
   /// Reads and parses a file. - Throws: `InputError` when unreadable, not UTF-8 or malformed.
   init(contentsOf url: URL) throws {
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    guard let data = try FileBytes.contents(of: url) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
     guard let text = String(data: data, encoding: .utf8) else { throw InputError(file: url.path, "not UTF-8 text") }

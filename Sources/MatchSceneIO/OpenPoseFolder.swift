@@ -311,7 +311,8 @@ public enum OpenPoseFolder {
     }
     var jobs: [Job] = []
     for (camera, byFrame) in people.sorted(by: { $0.key < $1.key }) {
-      let folder = poseFolder.appendingPathComponent("\(camera)_json")
+      let folder = try FileName.file(camera, suffix: "_json", in: poseFolder)
+      let camera = FileName.safe(camera)
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       var allFrames = Set(byFrame.keys)
       if let frames { allFrames.formUnion(frames) }

@@ -34,7 +34,7 @@ package struct TOMLDocument {
 
   /// A file's text. - Throws: `InputError` when unreadable or not UTF-8.
   static func readText(_ url: URL) throws -> String {
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    guard let data = try FileBytes.contents(of: url) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
     guard let text = String(data: data, encoding: .utf8) else {

@@ -25,6 +25,7 @@ enum TOMLPrescan {
   static func check(_ text: String, file: String) throws {
     var scanner = Scanner(bytes: Array(text.utf8), file: file)
     if scanner.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.i = 3 }  // a byte order mark, which toml++ skips
+    if let nul = scanner.bytes.firstIndex(of: 0) { throw scanner.fail(nul, "a NUL byte; expected text") }
     try scanner.run()
   }
 
@@ -157,6 +158,7 @@ enum TOMLPrescan {
         while i < bytes.count {
           let b = bytes[i]
           if b == UInt8(ascii: "\\") && quote == UInt8(ascii: "\"") {
+            try checkEscape(at: i)
             i += 2
             if i - 1 < bytes.count && bytes[i - 1] == UInt8(ascii: "\n") { line += 1; lineStart = i }
             continue
@@ -175,7 +177,21 @@ enum TOMLPrescan {
       while let b = peek(), b != UInt8(ascii: "\n") {
         i += 1
         if b == quote { return }
-        if b == UInt8(ascii: "\\") && quote == UInt8(ascii: "\""), peek() != UInt8(ascii: "\n") { i += 1 }
+        if b == UInt8(ascii: "\\") && quote == UInt8(ascii: "\""), peek() != UInt8(ascii: "\n") {
+          try checkEscape(at: i - 1)
+          i += 1
+        }
+      }
+    }
+
+    /// Refuses the escape at `at` when it stands for NUL (`\u0000`, `\U00000000`): the parser would cut
+    /// the string there, so a name `"cam\u0000x"` would silently become `cam`.
+    func checkEscape(at: Int) throws {
+      for (letter, digits) in [(UInt8(ascii: "u"), 4), (UInt8(ascii: "U"), 8)] {
+        guard at + 1 + digits < bytes.count, bytes[at + 1] == letter else { continue }
+        if bytes[(at + 2)...(at + 1 + digits)].allSatisfy({ $0 == UInt8(ascii: "0") }) {
+          throw fail(at, "a NUL character (\\u0000) in a string; names and values may not hold NUL")
+        }
       }
     }
 

@@ -31,8 +31,9 @@ extension TRCWriter {
   ) throws -> [URL] {
     let markers = MarkerSet(skeleton: motion.skeleton, naming: naming)
     var written: [URL] = []
+    let files = try FileName.files(motion.tracks.map(\.id), suffix: ".trc", in: folder)
     for track in motion.tracks where track.kind != .ball {
-      let url = folder.appendingPathComponent("\(track.id).trc")
+      let url = files[track.id]!
       guard let range = sampledFrames(of: track, markers: markers) else { continue }
       try AtomicFile.write(to: url) { write in
         try render(

@@ -50,10 +50,10 @@ public enum TRCWriter {
     position: (Int, Int) -> SIMD3<Double>?, _ emit: (inout TextBuffer) throws -> Void
   ) rethrows {
     var out = TextBuffer(capacity: pieceBytes.map { $0 + 64 * (markers.count + 1) } ?? 0)
-    out.append("PathFileType\t4\t(X/Y/Z)\t\(fileName)\n")
+    out.append("PathFileType\t4\t(X/Y/Z)\t\(cell(fileName))\n")
     out.append("DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n")
     out.append("\(fps)\t\(fps)\t\(range.count)\t\(markers.count)\tm\t\(fps)\t\(range.lowerBound)\t\(range.count)\n")
-    out.append("Frame#\tTime\t" + markers.joined(separator: "\t\t\t") + "\t\t\n")
+    out.append("Frame#\tTime\t" + safeMarkerNames(markers).joined(separator: "\t\t\t") + "\t\t\n")
     out.append("\t\t" + (1...max(1, markers.count)).map { "X\($0)\tY\($0)\tZ\($0)" }.joined(separator: "\t") + "\n")
     out.append("\n")
     let tab = UInt8(ascii: "\t")
@@ -83,14 +83,39 @@ public enum TRCWriter {
     try emit(&out)
   }
 
+  /// Text safe for one cell of a TRC header: the format is tab-separated, one header row a line, so a
+  /// tab, a line end or any other control character (U+0000–U+001F, U+007F) becomes `_`.
+  static func cell(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "_" : $0 }))
+  }
+
+  /// The marker names as written: each a `cell` (an empty name becomes `_`), and a name that then equals
+  /// an earlier one gets `_2`, `_3`… so that OpenSim, which finds markers by name, sees each once. Names
+  /// that are already safe and distinct are written as they are.
+  static func safeMarkerNames(_ markers: [String]) -> [String] {
+    var seen = Set<String>()
+    return markers.map { name in
+      let base = name.isEmpty ? "_" : cell(name)
+      var candidate = base, k = 1
+      while !seen.insert(candidate).inserted {
+        k += 1
+        candidate = "\(base)_\(k)"
+      }
+      return candidate
+    }
+  }
+
   /// Size of the pieces `writeAll` renders and writes one after another.
   static let writePieceBytes = 4 << 20
 
   /// Writes `<folder>/<track>.trc` for every person (players and others); returns the files written.
   public static func writeAll(_ reconstruction: Reconstruction, to folder: URL, yUp: Bool = true) throws -> [URL] {
     var written: [URL] = []
-    for (id, kind) in reconstruction.trackIDs where kind != .ball {
-      let url = folder.appendingPathComponent("\(id).trc")
+    let ids = reconstruction.trackIDs
+    let files = try FileName.files(ids.map(\.id), suffix: ".trc", in: folder)
+    for (id, kind) in ids where kind != .ball {
+      let url = files[id]!
       try AtomicFile.write(
         render(track: id, points: reconstruction.points, skeleton: reconstruction.skeleton, fps: reconstruction.fps,
                fileName: url.lastPathComponent, yUp: yUp),

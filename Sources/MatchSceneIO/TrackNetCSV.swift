@@ -48,7 +48,7 @@ public enum TrackNetCSV {
 
   /// Reads one camera's file with its frame coverage.
   public static func readFile(_ url: URL) throws -> File {
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    guard let data = try FileBytes.contents(of: url) else {
       throw InputError(file: url.path, "cannot read the file (missing or not readable)")
     }
     return try parseFile([UInt8](data), file: url.path)

@@ -10,6 +10,10 @@ import MatchSceneCore
 /// fitted flight at a frame no camera saw; `reprojectionPx < 0` in `TrackPoint`) has `reproj_px` and
 /// `views` empty, so a naive mean of the column counts measurements only. Files from before this
 /// change, with `-1` and `0` there, still read, as filled rows.
+///
+/// Track and joint names are cells of `CSVField`: quoted per RFC 4180 when they hold a comma, a quote or
+/// a line end, and a name beginning with `= + - @` (a spreadsheet formula) written with a `'` in front;
+/// the readers here undo both, so any name reads back as it was.
 public enum TracksCSV {
   public static let header = "frame,time,track,kind,joint,x,y,z,reproj_px,views"
 
@@ -46,11 +50,11 @@ public enum TracksCSV {
     out.append(byte: comma)
     out.appendFixed(p.time, decimals: 6)
     out.append(byte: comma)
-    out.append(p.track)
+    CSVField.append(p.track, to: &out)
     out.append(byte: comma)
     out.append(p.kind.rawValue)
     out.append(byte: comma)
-    out.append(p.joint)
+    CSVField.append(p.joint, to: &out)
     out.append(byte: comma)
     out.appendFixed(p.position.x, decimals: 6)
     out.append(byte: comma)
@@ -186,7 +190,7 @@ struct InternedNames {
   private var names: [ArraySlice<UInt8>: String] = [:]
   mutating func string(_ range: Range<Int>, in csv: CSVScanner) -> String {
     if let s = names[csv.bytes[range]] { return s }
-    let s = csv.string(range)
+    let s = csv.name(range)
     names[csv.bytes[range]] = s
     return s
   }

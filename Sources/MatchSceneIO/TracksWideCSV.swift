@@ -11,7 +11,9 @@ public enum TracksLayout: String, Sendable, CaseIterable {
 /// The wide tracks file, `tracks_wide.csv`: one row per frame of the reconstruction's range, the header
 /// `frame,time` then five columns per track and joint, `<track>_<joint>_x`, `_y`, `_z`, `_error`,
 /// `_views` (the ball: `ball_x` … `ball_views`). Tracks come as in `tracks.csv` (people by id, then the
-/// ball), joints in skeleton order; only joints the reconstruction holds get columns.
+/// ball), joints in skeleton order; only joints the reconstruction holds get columns. Each column name is
+/// a `CSVField` cell (quoted when a name holds a comma, a quote or a line end; a `'` in front when it
+/// begins with a formula character).
 ///
 /// Values are those of `tracks.csv`: metres with 6 decimals, `error` the mean reprojection error in
 /// pixels with 3 decimals, `views` the cameras used. A joint with no point at a frame has its five
@@ -47,7 +49,10 @@ public enum TracksWideCSV {
     var out = TextBuffer(capacity: 64 + cells.count * columns.count * 40)
     out.append("frame,time")
     for c in columns {
-      for suffix in ["x", "y", "z", "error", "views"] { out.append(",\(c.name)_\(suffix)") }
+      for suffix in ["x", "y", "z", "error", "views"] {
+        out.append(byte: UInt8(ascii: ","))
+        CSVField.append("\(c.name)_\(suffix)", to: &out)
+      }
     }
     out.append(byte: UInt8(ascii: "\n"))
     guard let lo = cells.keys.min(), let hi = cells.keys.max() else { return out.string }

@@ -22,6 +22,19 @@ public enum DrillRun {
       throw InputError(file: tracks.path, "no built-in skeleton has the joints \(names.sorted().prefix(8).joined(separator: ", "))…")
     }
     let motion = MotionModel(points: rows, fps: report.fps, skeleton: skeleton)
+    if let track = drill.track, motion.track(track) == nil {
+      let known = motion.tracks.filter { $0.kind != .ball }.map(\.id)
+      throw InputError(
+        file: tracks.path, "the drill's track \(track.debugDescription) is not in this file (tracks: \(known.joined(separator: ", ")))")
+    }
+    if let start = drill.start, let frames = motion.frames {
+      let end = motion.time(frames.upperBound)
+      guard start <= end else {
+        throw InputError(
+          file: tracks.path,
+          "the drill starts at \(start) s, after the recording ends (\(String(format: "%.2f", end)) s); expected a start within the recording")
+      }
+    }
     let eventsURL = outputFolder.appendingPathComponent("events.json")
     let events = FileManager.default.fileExists(atPath: eventsURL.path) ? try EventsJSON.read(from: eventsURL) : []
     return DrillScorer.score(drill, motion: motion, venue: report.venue, events: events)

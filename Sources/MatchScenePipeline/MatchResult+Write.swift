@@ -26,6 +26,9 @@ public struct OutputOptions: Sendable {
   /// `.wide` also writes `tracks_wide.csv` (one row per frame; `TracksWideCSV`); `tracks.csv` is always
   /// written in the long layout, which MatchScene's own readers take.
   public var tracksLayout: TracksLayout = .long
+  /// What the run read (the match folder, a calibration or pose given apart): the output may not be,
+  /// hold or lie inside one of them (`OutputFolder.checkInputs`), with or without `force`.
+  public var inputs: [URL] = []
 
   public init() {}
 }
@@ -35,7 +38,7 @@ extension MatchResult {
   /// (`OutputFolder.checkDestination`): a bad output path is then reported before the work, not after.
   /// - Throws: `InputError` naming the path in the way and why.
   public static func checkOutput(_ folder: URL, options: OutputOptions = .init()) throws {
-    try OutputFolder.checkDestination(folder, force: options.force)
+    try OutputFolder.checkDestination(folder, force: options.force, command: "matchscene reconstruct", inputs: options.inputs)
   }
 
   /// Writes the output folder whole: `tracks.csv`, `trc/`, `match.c3d`, `report.json`, `events.json` and
@@ -50,7 +53,7 @@ extension MatchResult {
   @discardableResult
   public func write(to folder: URL, options: OutputOptions = .init()) throws -> [(url: URL, seconds: Double?)] {
     var written: [(name: String, seconds: Double?)] = []
-    try OutputFolder.replace(folder, force: options.force, marker: "matchscene reconstruct\n") { staging in
+    try OutputFolder.replace(folder, force: options.force, marker: "matchscene reconstruct\n", inputs: options.inputs) { staging in
       let jobs = writers(staging: staging, options: options)
       // The longest first (the scene files, then `start` order), so that the others fill the other cores
       // meanwhile and no long writer is left alone at the end (longest processing time first).

@@ -1,11 +1,14 @@
 import Foundation
 import MatchSceneCore
+import MatchSceneIO
 import MatchSceneReconstruction
 
 extension ViewsUsed {
   /// Writes `views.csv` to `url` whole (`AtomicFile`): one row per person joint triangulated —
   /// `frame,track,joint,mask,cameras` — where bit c of `mask` is camera c of the calibration (its
-  /// order) and `cameras` names them, joined by `+`. Rendered and written in pieces of about 4 MB: a 10-minute match's `views.csv` is ~60 MB, which the writing stage held at once (beside
+  /// order, cameras 0–63) and `cameras` names every camera used, joined by `+`. A rig of more than 64
+  /// cameras gets further columns after these, `mask1`, `mask2`…: bit b of `maskK` is camera 64K + b.
+  /// Track, joint and camera cells are `CSVField` cells (RFC 4180 quoting, formula prefixes neutralised). Rendered and written in pieces of about 4 MB: a 10-minute match's `views.csv` is ~60 MB, which the writing stage held at once (beside
   /// the scene export's buffers) when it was rendered into one string.
   func writeCSV(to url: URL, skeleton: Skeleton) throws {
     try AtomicFile.write(to: url) { emit in try render(skeleton: skeleton, pieceBytes: 4 << 20, emit: emit) }
@@ -20,13 +23,16 @@ extension ViewsUsed {
     let order = rows.indices.sorted {
       (rows[$0].frame, rows[$0].track, rows[$0].joint) < (rows[$1].frame, rows[$1].track, rows[$1].joint)
     }
-    var piece = "frame,track,joint,mask,cameras\n"
+    let words = highWordCount
+    var piece = "frame,track,joint,mask,cameras" + (0..<words).map { ",mask\($0 + 1)" }.joined() + "\n"
     piece.reserveCapacity(pieceBytes + 256)
     for i in order {
       let row = rows[i]
       let joint = row.joint < skeleton.count ? skeleton.keypoints[row.joint] : String(row.joint)
-      let names = cameras.indices.filter { row.mask & (1 << UInt64($0)) != 0 }.map { cameras[$0] }.joined(separator: "+")
-      piece += "\(row.frame),\(row.track),\(joint),\(row.mask),\(names)\n"
+      let names = cameras.indices.filter { uses(row: i, camera: $0) }.map { cameras[$0] }.joined(separator: "+")
+      piece += "\(row.frame),\(CSVField.escape(row.track)),\(CSVField.escape(joint)),\(row.mask),\(CSVField.escape(names))"
+      for w in 0..<words { piece += ",\(maskWord(row: i, word: w + 1))" }
+      piece += "\n"
       if piece.utf8.count >= pieceBytes {
         try piece.withUTF8 { try emit(UnsafeRawBufferPointer($0)) }
         piece.removeAll(keepingCapacity: true)

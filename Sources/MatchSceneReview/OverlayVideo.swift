@@ -100,11 +100,36 @@ public enum OverlayVideo {
     }
   }
 
+  /// Checks that `video` is the camera's recording at the match's rate: its frame rate within 0.5 % of
+  /// `fps` (video frame k is camera frame k, so at another rate the drawing drifts off the people) and
+  /// its size the calibrated image size or that size scaled (the same aspect ratio within 1 %: a
+  /// stretched video puts every point in the wrong place).
+  /// - Throws: `InputError` naming the video, what it holds and what was expected.
+  public static func checkMatches(_ info: Info, video: URL, camera: Camera, fps: Double) throws {
+    if abs(info.fps - fps) > 0.005 * fps {
+      throw InputError(
+        file: video.path,
+        "the video runs at \(info.frameRate) fps (\(String(format: "%.3f", info.fps))), the match at \(fps) fps: video frame k "
+          + "would not be the camera's frame k; give the camera's own recording, or pass --accept-video-mismatch")
+    }
+    let videoAspect = Double(info.width) / Double(info.height)
+    let cameraAspect = Double(camera.imageSize.width) / Double(camera.imageSize.height)
+    if abs(videoAspect / cameraAspect - 1) > 0.01 {
+      throw InputError(
+        file: video.path,
+        "the video is \(info.width)×\(info.height), camera \(camera.name) is calibrated at "
+          + "\(camera.imageSize.width)×\(camera.imageSize.height) (another aspect ratio, so the drawing would be stretched); "
+          + "give the camera's own recording, or pass --accept-video-mismatch")
+    }
+  }
+
   /// Writes `output` (MP4) from `video` with the overlay of `camera` drawn on each frame.
   /// - Parameters:
   ///   - offset: the camera's frame offset (`cameraFrame = matchFrame + offset`).
   ///   - frames: match frames to write (nil: every video frame).
   ///   - reconstructed: the reconstruction's rows by match frame.
+  ///   - acceptMismatch: draw even when the video's rate or aspect ratio is not the camera's
+  ///     (`checkMatches`).
   ///   - progress: called with the number of frames written so far.
   /// - Throws: `InputError` naming the video when it cannot be probed or decoded, or the encoder fails;
   ///   the output is written whole (encoded beside it, then moved into place).
@@ -112,9 +137,11 @@ public enum OverlayVideo {
   public static func render(
     video: URL, to output: URL, camera: Camera, offset: Int, frames: ClosedRange<Int>? = nil, match: Match,
     reconstructed: [Int: [TrackPoint]], skeleton: Skeleton, ffmpeg: String = "ffmpeg", ffprobe: String = "ffprobe",
-    progress: (Int) -> Void = { _ in }
+    acceptMismatch: Bool = false, progress: (Int) -> Void = { _ in }
   ) throws -> Summary {
+    try OutputFolder.checkRegularFile(video, what: "video")
     let info = try probe(video, ffprobe: ffprobe)
+    if !acceptMismatch { try checkMatches(info, video: video, camera: camera, fps: match.fps) }
     let partial = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).partial.mp4")
     try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: partial) }

@@ -23,6 +23,15 @@ public enum ThreeJSSource: Sendable, Equatable {
 
   /// three.js r160 (pinned) from a public CDN.
   public static let defaultCDN = ThreeJSSource.cdn("https://unpkg.com/three@0.160.0")
+  /// Whether `url` may serve as a CDN base: `http://` or `https://`, a host, and no character that
+  /// would need escaping in a page (quotes, `<`, `>`, spaces, control characters).
+  public static func isValidCDN(_ url: String) -> Bool {
+    guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http",
+      parsed.host?.isEmpty == false
+    else { return false }
+    return !url.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7F || "\"'<>`\\".unicodeScalars.contains($0) }
+  }
+
   /// Where Debian's `libjs-three` installs three.js.
   public static let debian = ThreeJSSource.local("/usr/share/javascript/three")
 
@@ -47,7 +56,7 @@ public enum ThreeJSSource: Sendable, Equatable {
     case .cdn, .folder:
       return """
         <script type="importmap">
-        { "imports": { "three": "\(base)/build/three.module.js", "three/addons/": "\(base)/examples/jsm/" } }
+        { "imports": { "three": \(ViewerPage.jsonString(base + "/build/three.module.js")), "three/addons/": \(ViewerPage.jsonString(base + "/examples/jsm/")) } }
         </script>
         <script type="module" onerror="matchsceneMissing('three.js modules')">
         import * as THREE from "three";
@@ -58,7 +67,7 @@ public enum ThreeJSSource: Sendable, Equatable {
         """
     case .local, .bundled:
       return ThreeJSBundle.files.map {
-        "<script src=\"\(base)/\($0)\" onerror=\"matchsceneMissing(this.src)\"></script>\n"
+        "<script src=\"\(ViewerPage.htmlEscaped(base + "/" + $0))\" onerror=\"matchsceneMissing(this.src)\"></script>\n"
       }.joined() + "<script>if (window.THREE && THREE.GLTFLoader && THREE.OrbitControls) matchsceneStart(THREE);</script>"
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import MatchSceneIO
 
 /// The form analysis's files as `compare` reads them, without depending on its module: `strokes.json`
 /// (`{"strokes": [{track, kind, backswingStartFrame, contactFrame, followThroughEndFrame, …}]}`) and
@@ -34,16 +35,16 @@ public enum FormFiles {
 
   /// One track's angles: angle name → (frame → degrees). Angles are the columns that have an `_sd` sibling.
   public static func angles(_ data: Data, track: String) -> [String: [Int: Double]] {
-    let text = String(decoding: data, as: UTF8.self)
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
-    guard let header = lines.next()?.split(separator: ",", omittingEmptySubsequences: false).map(String.init),
-      let frameColumn = header.firstIndex(of: "frame"), let trackColumn = header.firstIndex(of: "track")
+    // Track names are CSV cells (quoted when they hold a comma or a line end: `CSVField`).
+    var lines = CSVField.records([UInt8](data)).makeIterator()
+    guard let header = lines.next(), let frameColumn = header.firstIndex(of: "frame"),
+      let trackColumn = header.firstIndex(of: "track")
     else { return [:] }
     let names = Set(header)
     let angleColumns = header.enumerated().filter { names.contains($0.element + "_sd") }
     var out: [String: [Int: Double]] = [:]
     while let line = lines.next() {
-      let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+      let cells = line
       guard cells.count == header.count, cells[trackColumn] == track, let frame = Int(cells[frameColumn]) else { continue }
       for (column, name) in angleColumns {
         if let v = Double(cells[column]) { out[name, default: [:]][frame] = v }

@@ -49,6 +49,9 @@ public struct SessionInput: Sendable {
     var sport: String?
     var venue: Venue?
     var playerNames: [String: String]?
+    struct Joint: Decodable { var joint: String }
+    /// Per skeleton keypoint, in the skeleton's order.
+    var joints: [Joint]?
   }
 
   /// Reads an output folder.
@@ -84,7 +87,7 @@ public struct SessionInput: Sendable {
     }
     let points = try TracksCSV.read(from: tracksURL)
     let fps = report?.fps ?? framesPerSecond(points)
-    let motion = MotionModel(points: points, fps: fps, skeleton: skeleton(of: points))
+    let motion = MotionModel(points: points, fps: fps, skeleton: skeleton(of: points, reportJoints: report?.joints?.map(\.joint)))
     let eventsURL = folder.appendingPathComponent("events.json")
     let events = fm.fileExists(atPath: eventsURL.path) ? try EventsJSON.read(from: eventsURL) : []
     let venue = report?.venue.flatMap { v -> VenueFrame? in
@@ -99,18 +102,6 @@ public struct SessionInput: Sendable {
       playerNames: report?.playerNames ?? [:], documents: documents, inputHash: try waitForHash())
   }
 
-  /// The built-in skeleton whose keypoints hold every person joint of `points`, the smallest such; else a
-  /// skeleton of the joints in order of appearance, without bones.
-  static func skeleton(of points: [TrackPoint]) -> Skeleton {
-    var names: [String] = []
-    var seen = Set<String>()
-    for p in points where p.kind != .ball && seen.insert(p.joint).inserted { names.append(p.joint) }
-    if names.isEmpty { return .coco17 }
-    let fitting = Skeleton.builtInSkeletons.filter { Set($0.keypoints).isSuperset(of: seen) }
-    if let best = fitting.min(by: { $0.count < $1.count }) { return best }
-    return Skeleton(name: "custom", keypoints: names, bones: [])
-  }
-
   /// Frames per second from the rows' frame numbers and times (`tracks.csv` writes time = frame / fps).
   static func framesPerSecond(_ points: [TrackPoint]) -> Double {
     guard let p = points.max(by: { $0.frame < $1.frame }), p.frame != 0, p.time != 0 else { return 60 }
@@ -121,33 +112,34 @@ public struct SessionInput: Sendable {
   /// its length and its bytes. Left out, because they repeat `tracks.csv`: `trc/`, `match.c3d` and the binary buffer of a
   /// `.glb` (its JSON chunk, with the cameras' calibrated poses and lenses, is hashed); also the
   /// `.matchscene-output` and `.matchscene-batch.json` markers; and report.json's run time (`seconds`). A 10-minute match's 225 MB folder hashes ~120 MB this way.
-  /// - Parameter excluding: further paths relative to `folder` to leave out (a file, or a folder and
-  ///   everything in it).
-  public static func hash(folder: URL, excluding: [String] = []) throws -> String {
-    let fm = FileManager.default
+  /// Symbolic links are followed (a linked folder's files are hashed under the link's path; a link
+  /// cycle is walked once); files are read in 1 MB pieces, so memory does not grow with their size;
+  /// FIFOs, sockets and devices are left out (reading a FIFO would wait forever).
+  /// - Parameters:
+  ///   - excluding: further paths relative to `folder` to leave out (a file, or a folder and everything
+  ///     in it).
+  ///   - skip: further relative paths to leave out (e.g. a batch's log files).
+  public static func hash(folder: URL, excluding: [String] = [], skip: (String) -> Bool = { _ in false }) throws -> String {
     let root = folder.standardizedFileURL.path
-    var paths: [String] = []
-    if let walker = fm.enumerator(atPath: root) {
-      for case let relative as String in walker
-      where !relative.hasPrefix("trc/") && relative != "trc" && relative != "match.c3d"
-        && !excluding.contains(where: { relative == $0 || relative.hasPrefix($0 + "/") })
-      {
-        var isFolder: ObjCBool = false
-        if fm.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue,
-          !relative.hasSuffix(".matchscene-output"), !relative.hasSuffix(".matchscene-batch.json")
-        { paths.append(relative) }
-      }
-    }
+    let paths = FolderHash.files(under: root) { relative in
+      relative.hasPrefix("trc/") || relative == "trc" || relative == "match.c3d"
+        || excluding.contains(where: { relative == $0 || relative.hasPrefix($0 + "/") }) || skip(relative)
+    }.filter { !$0.hasSuffix(".matchscene-output") && !$0.hasSuffix(".matchscene-batch.json") }
     var digest = SHA256()
     for relative in paths.sorted() {
-      guard var data = fm.contents(atPath: root + "/" + relative) else {
-        throw InputError(file: root + "/" + relative, "cannot read the file")
-      }
-      if relative.hasSuffix(".glb") { data = glbJSONChunk(data) }
-      if relative == "report.json" { data = withoutRunTime(data) }
-      digest.update(Array("\(relative)\n\(data.count)\n".utf8))
-      data.withUnsafeBytes { digest.update($0) }
+      try FolderHash.update(&digest, file: root + "/" + relative, relative: relative)
     }
+    return digest.finish()
+  }
+
+  /// SHA-256 of a file or a folder (a folder as `hash(folder:)` hashes it, a file under its own name).
+  /// - Throws: `InputError` naming `path` when it does not exist or cannot be read.
+  public static func hash(path: String) throws -> String { try FolderHash.hash(path: path) }
+
+  /// SHA-256 (hex) of `bytes`.
+  public static func hash(bytes: [UInt8]) -> String {
+    var digest = SHA256()
+    digest.update(bytes)
     return digest.finish()
   }
 

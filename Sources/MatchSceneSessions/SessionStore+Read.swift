@@ -6,7 +6,7 @@ import MatchSceneIO
 extension SessionStore {
   /// Every session, by date then id.
   public func list() throws -> [SessionSummary] {
-    try pool.read { db in
+    try reading { db in
       try Row.fetchAll(db, sql: "SELECT * FROM session ORDER BY date, id").map { try Self.summary($0, db) }
     }
   }
@@ -14,7 +14,7 @@ extension SessionStore {
   /// One session's metadata.
   /// - Throws: `SessionStoreError.noSuchSession`.
   public func summary(_ id: Int64) throws -> SessionSummary {
-    try pool.read { db in
+    try reading { db in
       guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [id]) else {
         throw SessionStoreError.noSuchSession(file: path, id: id)
       }
@@ -24,7 +24,7 @@ extension SessionStore {
 
   /// The ids of the sessions the player named `name` played in, the latest `last` (by date), oldest first.
   public func sessions(ofPlayer name: String, last: Int = .max) throws -> [Int64] {
-    try pool.read { db in
+    try reading { db in
       try Int64.fetchAll(
         db,
         sql: """
@@ -37,7 +37,7 @@ extension SessionStore {
   /// One session read back whole (its tracks decoded; only those in `tracks` when given).
   /// - Throws: `SessionStoreError.noSuchSession`, `.corrupt`.
   public func load(_ id: Int64, tracks only: Set<String>? = nil) throws -> StoredSession {
-    try pool.read { db in
+    try reading { db in
       guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [id]) else {
         throw SessionStoreError.noSuchSession(file: path, id: id)
       }
@@ -96,21 +96,35 @@ extension SessionStore {
   /// Deletes a session (its players, tracks, events and documents with it) in one transaction.
   /// - Throws: `SessionStoreError.noSuchSession`.
   public func remove(_ id: Int64) throws {
-    try pool.write { db in
-      try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
-      if db.changesCount == 0 { throw SessionStoreError.noSuchSession(file: path, id: id) }
+    try mappingErrors {
+      try pool.write { db in
+        try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
+        if db.changesCount == 0 { throw SessionStoreError.noSuchSession(file: path, id: id) }
+      }
     }
   }
 
   /// Writes a session back as an output folder: `tracks.csv`, `events.json` and the documents kept whole
   /// (`report.json`, `strokes.json`, `angles.csv`), the folder written whole (`OutputFolder.replace`).
+  /// Only that fixed set of files is written: a stored document of any other name (a store edited by
+  /// hand, `../x.sh`) is refused before anything is written. The store itself may not lie in `folder`.
   public func export(_ id: Int64, to folder: URL, force: Bool = false) throws {
     let session = try load(id)
-    try OutputFolder.replace(folder, force: force, marker: "matchscene sessions export \(id)\n") { staging in
+    let allowed = Set(SessionInput.documentNames)
+    if let odd = session.documents.keys.sorted().first(where: { !allowed.contains($0) }) {
+      throw InputError(
+        file: path,
+        "session \(id) holds a document named \(odd.debugDescription); expected only \(SessionInput.documentNames.joined(separator: ", ")) — nothing exported")
+    }
+    try OutputFolder.replace(
+      folder, force: force, marker: "matchscene sessions export \(id)\n", inputs: [URL(fileURLWithPath: path)]
+    ) { staging in
       try TracksCSV.write(session.motion.rows, to: staging.appendingPathComponent("tracks.csv"))
       try EventsJSON.write(session.events, to: staging.appendingPathComponent("events.json"))
       for (name, content) in session.documents {
-        try AtomicFile.write(content, to: staging.appendingPathComponent(name))
+        let url = staging.appendingPathComponent(name)
+        try OutputFolder.checkInside(url, folder: staging)
+        try AtomicFile.write(content, to: url)
       }
     }
   }

@@ -15,50 +15,58 @@ public final class SessionStore: Sendable {
   public static let toolVersion = "matchscene 0.13-dev (session schema \(SessionSchema.version))"
 
   public let path: String
-  let pool: DatabasePool
+  /// A `DatabasePool` (WAL) when opened for writing; a read-only connection otherwise.
+  let pool: any DatabaseWriter
+  /// How the store was opened.
+  public let access: Access
+
+  /// What the caller will do with the store.
+  public enum Access: Sendable {
+    /// Add and remove sessions: a missing store is created (exclusively, so two processes creating it at
+    /// once both succeed) and an older schema brought up to date.
+    case readWrite
+    /// List, show, compare, export: nothing is created or written; a store on a read-only mount or in a
+    /// file without write permission can be read.
+    case readOnly
+  }
 
   /// `~/.matchscene/sessions.sqlite`.
   public static var defaultPath: String {
     FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".matchscene/sessions.sqlite").path
   }
 
-  /// Opens (creating if needed) the store at `path` and brings its schema up to date.
+  /// Opens the store at `path`: for `.readWrite`, creating it if needed and bringing its schema up to date;
+  /// for `.readOnly`, without writing a byte (a store of an older schema is read as it is).
   /// - Throws: `SessionStoreError.newerSchema` — before writing anything — when the file was written by a
-  ///   newer MatchScene; `InputError` naming `path` when it cannot be created or is not a SQLite file.
-  public init(path: String = SessionStore.defaultPath) throws {
+  ///   newer MatchScene; `SessionStoreError.noStore` for `.readOnly` when there is no file; `InputError`
+  ///   naming `path` when it is a folder, is not a SQLite file, cannot be created (a full disk says so) or
+  ///   is read-only for `.readWrite`.
+  public init(path: String = SessionStore.defaultPath, access: Access = .readWrite) throws {
     self.path = path
-    let fm = FileManager.default
+    self.access = access
     do {
-      if fm.fileExists(atPath: path) {
+      try Self.checkNotFolder(path)
+      switch access {
+      case .readOnly:
+        pool = try Self.openReadOnly(path)
+      case .readWrite:
+        if !FileManager.default.fileExists(atPath: path) { try Self.createExclusively(path) }
         // Read-only first: a newer file is refused without a byte written to it.
         var readOnly = Configuration()
         readOnly.readonly = true
+        readOnly.busyMode = .timeout(10)
         let probe = try DatabaseQueue(path: path, configuration: readOnly)
         try probe.read { try SessionSchema.checkNotNewer($0, file: path) }
         try probe.close()
-      } else {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        do {
-          try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-          throw InputError(file: path, "cannot create the session store's folder \(folder.path): \(error.localizedDescription)")
-        }
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        pool = try DatabasePool(path: path, configuration: config)
+        try Self.migrate(pool, path: path)
       }
-      var config = Configuration()
-      config.busyMode = .timeout(10)
-      pool = try DatabasePool(path: path, configuration: config)
-      // Readers do not wait for a writer (WAL): the schema is checked by reading, and written only when
-      // a step is missing.
-      let migrator = SessionSchema.migrator
-      let upToDate = try pool.read { db in
-        try SessionSchema.checkNotNewer(db, file: path)
-        return try migrator.hasCompletedMigrations(db)
-      }
-      if !upToDate { try migrator.migrate(pool) }
     } catch let error as SessionStoreError {
       throw error
     } catch let error as DatabaseError {
-      throw InputError(file: path, "cannot open the session store (expected a SQLite file): \(error.message ?? "\(error)")")
+      throw Self.failure(error, path: path)
     }
   }
 
@@ -116,7 +124,7 @@ public final class SessionStore: Sendable {
     let scoreJSON = try score.map { try encoder.encode($0) }
     let proportionsJSON = try proportions.mapValues { try encoder.encode($0.boneLengths) }
 
-    return try pool.write { db in
+    return try mappingErrors { try pool.write { db in
       if let existing = try Row.fetchOne(
         db, sql: "SELECT id, name FROM session WHERE inputHash = ?", arguments: [input.inputHash])
       {
@@ -172,7 +180,7 @@ public final class SessionStore: Sendable {
         return options.matcher.suggest(track: track, proportions: proportions[track]!, known: known)
       }
       return AddResult(id: id, players: players, suggestions: suggestions)
-    }
+    } }
   }
 
   /// Every named player's bone lengths, the median over their sessions.

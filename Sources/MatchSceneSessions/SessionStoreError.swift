@@ -2,6 +2,8 @@
 public enum SessionStoreError: Error, CustomStringConvertible, Equatable {
   /// The store was written by a newer MatchScene: its schema has steps this build does not know.
   case newerSchema(file: String, unknownMigrations: [String])
+  /// No store at this path (a reading command creates none).
+  case noStore(file: String)
   /// No session with this id.
   case noSuchSession(file: String, id: Int64)
   /// The output folder holds the same files as a session already stored.
@@ -18,6 +20,8 @@ public enum SessionStoreError: Error, CustomStringConvertible, Equatable {
     case .newerSchema(let file, let unknown):
       "\(file): the session store was written by a newer MatchScene (schema steps \(unknown.joined(separator: ", ")) "
         + "unknown to this build); it was left untouched — open it with that version or newer"
+    case .noStore(let file):
+      "\(file): no session store here (nothing was created; `matchscene sessions add <output>` creates one)"
     case .noSuchSession(let file, let id):
       "\(file): no session \(id) (see `matchscene sessions list`)"
     case .duplicate(let existing, let name, let hash):

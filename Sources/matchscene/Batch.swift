@@ -9,7 +9,8 @@ struct Batch: ParsableCommand {
     abstract: "Reconstruct many matches: one per manifest line, sharded over a Slurm array or a Kubernetes Indexed Job.",
     discussion: """
       Manifest lines: <input folder> <output folder> [name=<session name>] [reconstruct flags…] (# comments, \
-      "quoted fields", paths relative to the manifest). Each output is written whole and marked with the input's \
+      "quoted fields", paths relative to the manifest, also those of --calibration, --pose, --ball and --zones; \
+      -o/--output refused: the output is the second field; LF, CRLF or CR line ends). Each output is written whole and marked with the input's \
       SHA-256, the flags and the tool version, so a re-run does only what is missing or changed. A failing match \
       is logged and the others go on; the exit status is non-zero when any failed. Then `matchscene batch merge \
       <manifest> --store FILE` adds the finished matches to the session store.
@@ -39,7 +40,7 @@ struct BatchRun: ParsableCommand {
     let log = logs.appendingPathComponent("batch-shard-\(shard.index)-of-\(shard.count).log")
     let mine = shard.entries(entries)
     print("\(shard): \(mine.count) of \(entries.count) match(es); log \(log.path)")
-    let report = BatchRunner(log: log).run(mine, shard: shard, runMatch: { entry in
+    let report = BatchRunner(log: log, manifest: manifestURL).run(mine, shard: shard, runMatch: { entry in
       // The flags are reconstruct's own, parsed and checked by it.
       var command: Reconstruct
       do {
@@ -65,7 +66,7 @@ struct BatchMergeCommand: ParsableCommand {
 
   func run() throws {
     let entries = try BatchManifest.read(URL(fileURLWithPath: manifest))
-    let report = try storeOptions.withStore { BatchMerge.run(entries, store: $0) }
+    let report = try storeOptions.withStore(.readWrite) { BatchMerge.run(entries, store: $0) }
     for (line, id) in report.added { print("line \(line): added session \(id)") }
     for (line, id) in report.alreadyStored { print("line \(line): already stored as session \(id)") }
     for (line, message) in report.failed { print("line \(line): FAILED: \(message)") }

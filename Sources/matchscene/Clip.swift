@@ -57,13 +57,14 @@ struct Clip: ParsableCommand {
     request.reference = try reference.map { try StrokeReference.read(from: URL(fileURLWithPath: $0)) }
     request.ghost = ClipRequest.GhostPlacement(rawValue: ghost) ?? .beside
     let clip = try StrokeClip.build(request, result: result, venue: input.venue, sport: try SportSpec.builtIn(input.sport))
-    let name = clip.stroke.map { "\(player)-stroke-\($0.number).glb" } ?? "\(player)-frames-\(clip.frames.lowerBound)-\(clip.frames.upperBound).glb"
-    let url = file.map { URL(fileURLWithPath: $0) } ?? folder.appendingPathComponent("clips/\(name)")
+    let suffix = clip.stroke.map { "-stroke-\($0.number).glb" } ?? "-frames-\(clip.frames.lowerBound)-\(clip.frames.upperBound).glb"
+    let url = try file.map { URL(fileURLWithPath: $0) } ?? FileName.file(player, suffix: suffix, in: folder.appendingPathComponent("clips"))
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     let data = try GLTFWriter.glbData(clip.document)
     let problems = GLTFValidator.validate(glb: data)
     guard problems.isEmpty else { throw CommandFailure("clip fails the glTF checks: \(problems.joined(separator: "; "))") }
     try AtomicFile.write(data, to: url)
+    if file == nil { try OutputFolder.record(["clips"], in: folder) }
     let what = clip.stroke.map { "stroke \($0.number) (\($0.kind.rawValue), contact frame \($0.contactFrame))" } ?? "frames"
     print("wrote \(url.path): \(player) \(what), frames \(clip.frames.lowerBound)-\(clip.frames.upperBound)\(request.reference == nil ? "" : ", with ghost")")
   }

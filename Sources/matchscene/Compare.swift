@@ -55,7 +55,7 @@ struct Compare: ParsableCommand {
 
   func run() throws {
     let started = Date()
-    let comparison = try storeOptions.withStore { store in
+    let comparison = try storeOptions.withStore(.readOnly) { store in
       var chosen = ids
       if chosen.isEmpty, let player {
         chosen = try store.sessions(ofPlayer: player, last: last ?? .max)
@@ -64,14 +64,16 @@ struct Compare: ParsableCommand {
       return SessionComparison(try store.comparisonMetrics(chosen, player: player, track: track))
     }
     let folder = URL(fileURLWithPath: output)
-    try OutputFolder.replace(folder, force: force, marker: "matchscene compare\n") { staging in
+    try OutputFolder.replace(
+      folder, force: force, marker: "matchscene compare\n", inputs: [URL(fileURLWithPath: storeOptions.path)]
+    ) { staging in
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
       try AtomicFile.write(try encoder.encode(comparison), to: staging.appendingPathComponent("compare.json"))
       try AtomicFile.write(Data(ComparePage.render(comparison).utf8), to: staging.appendingPathComponent("compare.html"))
     }
     if let glb, let (ra, rb) = rallyNumbers {
-      try storeOptions.withStore { store in
+      try storeOptions.withStore(.readOnly) { store in
         let data = try RallyOverlay.glb(try store.load(ids[0]), rally: ra, try store.load(ids[1]), rally: rb)
         try AtomicFile.write(data, to: URL(fileURLWithPath: glb))
       }

@@ -21,6 +21,7 @@ struct DrillCommand: ParsableCommand {
     let folder = URL(fileURLWithPath: output)
     let result = try DrillRun.score(spec, outputFolder: folder)
     let url = try DrillRun.write(result, to: folder)
+    try OutputFolder.record([url.lastPathComponent], in: folder)
     print("\(result.drill): score \(formatted(result.score)) (\(String(format: "%.2f", result.start))–\(String(format: "%.2f", result.end)) s)")
     for target in result.targets { print("  \(target.name): \(target.hits) hit\(target.hits == 1 ? "" : "s")") }
     for hit in result.hits {
@@ -29,5 +30,5 @@ struct DrillCommand: ParsableCommand {
     print("wrote \(url.path)")
   }
 
-  func formatted(_ x: Double) -> String { x.rounded() == x ? String(Int(x)) : String(format: "%.2f", x) }
+  func formatted(_ x: Double) -> String { x.rounded() == x && abs(x) < 1e15 ? String(Int(x)) : String(format: "%.2f", x) }
 }

@@ -56,6 +56,7 @@ struct Form: ParsableCommand {
       clock = Date()
     }
     let folder = URL(fileURLWithPath: output)
+    if let saveReference { try StrokeReference.checkTarget(URL(fileURLWithPath: saveReference)) }
     let input = try FormInput.load(folder)
     lap("read")
     var options = FormOptions()
@@ -72,6 +73,7 @@ struct Form: ParsableCommand {
       lap("form.html")
       return comparison
     }
+    try OutputFolder.record(["angles.csv", "strokes.json", "mot", page.lastPathComponent], in: folder)
     lap("angles.csv, mot/, strokes.json (overlapping)")
     if let saveReference, let player {
       let chosen = result.strokes.filter { s in

@@ -51,6 +51,11 @@ struct MatchInputOptions: ParsableArguments {
     return options
   }
 
+  /// The files and folders a run reads: the match folder and the parts given apart from it.
+  var inputURLs: [URL] {
+    ([match] + [calibration, pose, ball].compactMap { $0 }).map { URL(fileURLWithPath: $0) }
+  }
+
   /// Loads the match, printing warnings to standard error.
   func load() throws -> LoadedMatch {
     let loaded = try MatchFolder.load(URL(fileURLWithPath: match), options: folderOptions)

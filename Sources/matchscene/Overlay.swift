@@ -44,6 +44,9 @@ struct Overlay: ParsableCommand {
   @Option(help: "The camera's video (e.g. cam01.mp4): draw on its frames and write <output>/<camera>.mp4 instead of SVG images.")
   var video: String?
 
+  @Flag(help: "With --video: draw even when the video's frame rate is not the match's or its aspect ratio not the calibrated image's.")
+  var acceptVideoMismatch = false
+
   func run() throws {
     let tracksURL = Evaluate.tracksFile(tracks ?? URL(fileURLWithPath: input.match).appendingPathComponent("out").path)
     // Draw with the cameras the reconstruction used: a run that corrected a camera wrote them beside
@@ -73,6 +76,8 @@ struct Overlay: ParsableCommand {
     guard let range else { throw CommandFailure("\(tracksURL.path): no reconstructed points") }
 
     let out = output.map { URL(fileURLWithPath: $0) } ?? tracksURL.deletingLastPathComponent().appendingPathComponent("overlay")
+    try OutputFolder.checkInputs(out, inputs: input.inputURLs)
+    if output == nil { try OutputFolder.record(["overlay"], in: tracksURL.deletingLastPathComponent()) }
     if let video {
       try overlayVideo(URL(fileURLWithPath: video), known: known, match: match, byFrame: byFrame, out: out)
       return
@@ -91,6 +96,7 @@ struct Overlay: ParsableCommand {
     _ video: URL, known: [Camera], match: Match, byFrame: [Int: [TrackPoint]], out: URL
   ) throws {
     guard FileManager.default.fileExists(atPath: video.path) else { throw CommandFailure("--video \(video.path): no such file") }
+    try OutputFolder.checkRegularFile(video, what: "video")
     let stem = video.deletingPathExtension().lastPathComponent
     guard cameras.count <= 1 else { throw CommandFailure("--video draws one camera; pass one --camera") }
     let name = cameras.first ?? stem
@@ -98,12 +104,12 @@ struct Overlay: ParsableCommand {
       throw CommandFailure(
         "--video \(video.lastPathComponent): no camera \(name) with detections; pass --camera (known: \(known.map(\.name).joined(separator: ", ")))")
     }
-    let target = out.appendingPathComponent("\(camera.name).mp4")
+    let target = try FileName.file(camera.name, suffix: ".mp4", in: out)
     let progress = ProgressReporter("overlay", total: frames?.range.count ?? 0)
     let started = Date()
     let summary = try OverlayVideo.render(
       video: video, to: target, camera: camera, offset: match.frameOffsets[camera.name] ?? 0, frames: frames?.range,
-      match: match, reconstructed: byFrame, skeleton: match.skeleton
+      match: match, reconstructed: byFrame, skeleton: match.skeleton, acceptMismatch: acceptVideoMismatch
     ) { progress.update($0) }
     progress.finish()
     print(

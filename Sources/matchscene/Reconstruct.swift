@@ -162,6 +162,7 @@ struct Reconstruct: ParsableCommand {
     output.markerNames = markerNames
     output.c3d = !noC3d
     output.tracksLayout = tracksLayout
+    output.inputs = input.inputURLs + [options.zones].compactMap { $0 }
 
     // A bad -o is reported now, not after the whole reconstruction.
     try MatchResult.checkOutput(URL(fileURLWithPath: self.output), options: output)

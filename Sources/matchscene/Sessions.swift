@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MatchSceneCore
 import MatchSceneSessions
 
 /// `--store`, shared by `sessions` and `compare`.
@@ -9,10 +10,11 @@ struct StoreOptions: ParsableArguments {
 
   var path: String { store ?? SessionStore.defaultPath }
 
-  /// Runs `body` on the opened store; the store's errors become a failure message without usage text.
-  func withStore<T>(_ body: (SessionStore) throws -> T) throws -> T {
+  /// Runs `body` on the store opened for `access` (reading commands open it read-only and never create
+  /// it); the store's errors become a failure message without usage text.
+  func withStore<T>(_ access: SessionStore.Access, _ body: (SessionStore) throws -> T) throws -> T {
     do {
-      return try body(try SessionStore(path: path))
+      return try body(try SessionStore(path: path, access: access))
     } catch let error as SessionStoreError {
       throw CommandFailure(error.description)
     }
@@ -79,14 +81,14 @@ struct SessionsAdd: ParsableCommand {
       let parts = p.split(separator: "=", maxSplits: 1).map(String.init)
       options.players[parts[0]] = parts[1]
     }
-    try storeOptions.withStore { store in
+    try storeOptions.withStore(.readWrite) { store in
       let result = try store.add(input, options: options)
       let summary = try store.summary(result.id)
-      print("added session \(result.id) '\(summary.name)' (\(summary.date), \(String(format: "%.1f", summary.duration)) s, \(summary.playersText))")
+      print("added session \(result.id) '\(shown(summary.name))' (\(summary.date), \(String(format: "%.1f", summary.duration)) s, \(shown(summary.playersText)))")
       for s in result.suggestions {
         print(
-          "  \(s.track) looks like \(s.name): limb lengths within \(String(format: "%.1f", s.rmsDifference * 1000)) mm RMS, "
-            + "confidence \(String(format: "%.0f", s.confidence * 100)) % — name them with --player \(s.track)=\(s.name)")
+          "  \(shown(s.track)) looks like \(shown(s.name)): limb lengths within \(String(format: "%.1f", s.rmsDifference * 1000)) mm RMS, "
+            + "confidence \(String(format: "%.0f", s.confidence * 100)) % — name them with --player \(shown(s.track))=\(shown(s.name))")
       }
       print(
         String(
@@ -102,10 +104,15 @@ struct SessionsList: ParsableCommand {
   @OptionGroup var storeOptions: StoreOptions
 
   func run() throws {
-    let sessions = try storeOptions.withStore { try $0.list() }
+    // No store yet: nothing to list, and nothing is created.
+    guard FileManager.default.fileExists(atPath: storeOptions.path) else {
+      print("no sessions in \(storeOptions.path) (no store there yet)")
+      return
+    }
+    let sessions = try storeOptions.withStore(.readOnly) { try $0.list() }
     if sessions.isEmpty { print("no sessions in \(storeOptions.path)") }
     for s in sessions {
-      print("\(s.id)\t\(s.date)\t\(s.name)\t\(String(format: "%.1f s", s.duration))\t\(s.playersText)")
+      print("\(s.id)\t\(shown(s.date))\t\(shown(s.name))\t\(String(format: "%.1f s", s.duration))\t\(shown(s.playersText))")
     }
   }
 }
@@ -117,15 +124,15 @@ struct SessionsShow: ParsableCommand {
   @OptionGroup var storeOptions: StoreOptions
 
   func run() throws {
-    let s = try storeOptions.withStore { try $0.summary(id) }
+    let s = try storeOptions.withStore(.readOnly) { try $0.summary(id) }
     print("""
-        session \(s.id): \(s.name)
-          date \(s.date)\(s.place.map { ", place \($0)" } ?? "")
-          sport \(s.sport), \(s.fps) fps, frames \(s.firstFrame)…\(s.firstFrame + s.frameCount - 1) (\(String(format: "%.1f", s.duration)) s)
-          players \(s.playersText)
-          score \(s.score.map { score in score.keys.sorted().map { "\($0) \(score[$0]!)" }.joined(separator: " : ") } ?? "not kept")
-          from \(s.source), SHA-256 \(s.inputHash)
-          stored \(s.addedAt) by \(s.toolVersion)
+        session \(s.id): \(shown(s.name))
+          date \(shown(s.date))\(s.place.map { ", place \(shown($0))" } ?? "")
+          sport \(shown(s.sport)), \(s.fps) fps, frames \(s.firstFrame)…\(s.firstFrame + s.frameCount - 1) (\(String(format: "%.1f", s.duration)) s)
+          players \(shown(s.playersText))
+          score \(s.score.map { score in score.keys.sorted().map { "\(shown($0)) \(score[$0]!)" }.joined(separator: " : ") } ?? "not kept")
+          from \(shown(s.source)), SHA-256 \(shown(s.inputHash))
+          stored \(shown(s.addedAt)) by \(shown(s.toolVersion))
         """)
   }
 }
@@ -137,7 +144,7 @@ struct SessionsRemove: ParsableCommand {
   @OptionGroup var storeOptions: StoreOptions
 
   func run() throws {
-    try storeOptions.withStore { try $0.remove(id) }
+    try storeOptions.withStore(.readWrite) { try $0.remove(id) }
     print("removed session \(id)")
   }
 }
@@ -152,7 +159,11 @@ struct SessionsExport: ParsableCommand {
   @OptionGroup var storeOptions: StoreOptions
 
   func run() throws {
-    try storeOptions.withStore { try $0.export(id, to: URL(fileURLWithPath: output), force: force) }
+    try storeOptions.withStore(.readOnly) { try $0.export(id, to: URL(fileURLWithPath: output), force: force) }
     print("exported session \(id) to \(output)")
   }
 }
+
+/// A stored name as printed: control characters escaped (`TerminalText`), so a name cannot drive the
+/// terminal.
+func shown(_ text: String) -> String { TerminalText.escaped(text) }

@@ -34,6 +34,9 @@ struct View: ParsableCommand {
     guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("\(scene): no such file") }
     let source: ThreeJSSource
     if let three, three.contains("://") {
+      guard ThreeJSSource.isValidCDN(three) else {
+        throw CommandFailure("--three \(three.debugDescription): expected an http:// or https:// URL without quotes, spaces or <>")
+      }
       source = .cdn(three)
     } else if let three {
       var isFolder: ObjCBool = false
@@ -47,6 +50,9 @@ struct View: ParsableCommand {
     let eventsURL = url.deletingLastPathComponent().appendingPathComponent("events.json")
     let events = FileManager.default.fileExists(atPath: eventsURL.path) ? try EventsJSON.read(from: eventsURL) : nil
     let page = try ViewerPage.write(for: url, embed: !noEmbed, threeJS: source, events: events)
+    var written = [page.lastPathComponent]
+    if case .bundled(let folder) = source { written.append(folder) }
+    try OutputFolder.record(written, in: url.deletingLastPathComponent())
     print("wrote \(page.path)\(events.map { " (\($0.count) events from events.json)" } ?? "")")
     if case .bundled(let folder) = source { print("copied three.js to \(url.deletingLastPathComponent().appendingPathComponent(folder).path)") }
   }
