@@ -71,7 +71,7 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneAssets",
-      dependencies: ["MatchSceneCore", "MatchSceneIO"],
+      dependencies: ["MatchSceneCore", "MatchSceneIO", "MatchSceneBallFlight"],
       path: "Assets",
       exclude: ["README.md"],
       sources: ["Swift"],
@@ -94,8 +94,13 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(
+      name: "MatchSceneBallFlight",
+      dependencies: ["MatchSceneCore"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
       name: "MatchSceneReconstruction",
-      dependencies: ["MatchSceneCore", "MatchSceneGeometry"],
+      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneIO", "MatchSceneBallFlight"],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -105,7 +110,7 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneBallPlay",
-      dependencies: ["MatchSceneCore"],
+      dependencies: ["MatchSceneCore", "MatchSceneBallFlight"],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -115,7 +120,8 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneEvaluation",
-      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneBallPlay"],
+      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneIO", "MatchSceneBallPlay"],
+      resources: [.copy("Resources/aniposelib_compare.py")],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -126,11 +132,12 @@ let package = Package(
     .target(
       name: "MatchSceneAssimp",
       dependencies: ["MatchSceneCore", "MatchSceneExport", "CAssimp"],
+      resources: [.copy("Resources/import_matchscene.py")],
       swiftSettings: swiftSettings
     ),
     .target(
       name: "MatchSceneReview",
-      dependencies: ["MatchSceneCore", "MatchSceneGeometry"],
+      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneIO"],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -172,7 +179,7 @@ let package = Package(
     // MARK: - Batch (issue 16): many matches, sharded over a Slurm array or a Kubernetes Indexed Job
     .target(
       name: "MatchSceneBatch",
-      dependencies: ["MatchSceneCore", "MatchSceneSessions"],
+      dependencies: ["MatchSceneCore", "MatchSceneIO", "MatchSceneSessions"],
       swiftSettings: swiftSettings
     ),
 

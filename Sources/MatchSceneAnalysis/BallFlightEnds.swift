@@ -1,3 +1,4 @@
+import MatchSceneBallFlight
 import MatchSceneBallPlay
 import MatchSceneCore
 

@@ -70,10 +70,6 @@ extension Rallies {
   /// The per-axis median of `points` (nil when empty).
   static func median(_ points: [SIMD3<Double>]) -> SIMD3<Double>? {
     guard !points.isEmpty else { return nil }
-    func axis(_ k: Int) -> Double {
-      let v = points.map { $0[k] }.sorted()
-      return v.count % 2 == 1 ? v[v.count / 2] : 0.5 * (v[v.count / 2 - 1] + v[v.count / 2])
-    }
-    return SIMD3(axis(0), axis(1), axis(2))
+    return SIMD3(MatchSceneCore.median(points.map(\.x)), MatchSceneCore.median(points.map(\.y)), MatchSceneCore.median(points.map(\.z)))
   }
 }

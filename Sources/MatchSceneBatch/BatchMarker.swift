@@ -1,5 +1,6 @@
 import Foundation
 import MatchSceneCore
+import MatchSceneIO
 
 /// `.matchscene-batch.json` in a match's output folder, written after the folder was swapped in whole:
 /// the input's SHA-256, the flags and the tool version that made it. A batch re-run skips an entry whose
@@ -44,7 +45,8 @@ public struct BatchMarker: Codable, Sendable, Equatable {
   public func missingFiles(in output: URL) -> [String] {
     let fm = FileManager.default
     guard let files else {
-      return fm.fileExists(atPath: output.appendingPathComponent("tracks.csv").path) ? [] : ["tracks.csv"]
+      let tracks = MatchOutput.File.tracks.rawValue
+      return fm.fileExists(atPath: output.appendingPathComponent(tracks).path) ? [] : [tracks]
     }
     return files.keys.sorted().filter { relative in
       let attributes = try? fm.attributesOfItem(atPath: output.appendingPathComponent(relative).path)

@@ -1,4 +1,6 @@
 import Foundation
+import MatchSceneAssets
+import MatchSceneBallFlight
 import MatchSceneCore
 import MatchSceneIO
 import MatchSceneReconstruction
@@ -90,5 +92,26 @@ extension MatchPipeline {
     guard !phased.isEmpty else { return (figures, nil) }
     let phases = Dictionary(phased.map { ($0.estimate.camera, $0.estimate.phase) }, uniquingKeysWith: { a, _ in a })
     return (figures, (before.mapValues(\.balls), phases))
+  }
+}
+
+extension MatchPipeline {
+  /// `fit` with the clocks of the cameras it resampled at a phase refined on the ball's flights
+  /// (`AsynchronousFlightFit.refiningClocks`, the flights segmented from `motion`'s ball in venue
+  /// coordinates as the analysis will); each correction is a note, and is returned by camera name
+  /// (frames, the camera's instants later by that much).
+  func refiningClocks(
+    _ fit: AsynchronousFlightFit, motion: MotionModel, sport: SportSpec, table: TableGeometry?,
+    segmentation: FlightSegmentationOptions, folder: URL, diagnostics: inout DiagnosticLog
+  ) -> (AsynchronousFlightFit, [String: Double]) {
+    let (out, corrections) = fit.refiningClocks(
+      on: motion, model: sport.ballModel, surfaces: BallSurfaces(ballRadius: sport.ball.radius, table: table),
+      segmentation: segmentation)
+    for (camera, frames) in corrections.sorted(by: { $0.key < $1.key }) {
+      diagnostics.append(Diagnostic(.note, InputError(
+        file: options.calibrationLabel(folder), location: .key(camera),
+        String(format: "%@'s clock refined on the ball's flights by %+.4f frames (its instants later by that much)", camera, frames))))
+    }
+    return (out, corrections)
   }
 }

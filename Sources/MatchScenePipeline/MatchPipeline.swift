@@ -83,16 +83,17 @@ public struct MatchPipeline: Sendable {
     returnFreedMemory()
     clock.lap("read")
     var options = self.options
-    if let gate = options.viewGateSigmas ?? match.viewGateSigmas { options.reconstruction.viewGateSigmas = gate > 0 ? gate : nil }
-    if let byNoise = options.weighViewsByNoise ?? match.weighViewsByNoise { options.reconstruction.weighViewsByNoise = byNoise }
+    let resolved = options.resolved(for: match)
+    options.reconstruction.viewGateSigmas = resolved.viewGateSigmas.value
+    options.reconstruction.weighViewsByNoise = resolved.weighViewsByNoise.value
 
     var reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: range) {
       progress?("reconstruct", $0, range.count)
     }
     clock.lap("reconstruct")
     let (check, refinement) = try calibrate(
-      options: options, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
-    try removeDetectorBias(options: options, refined: refinement != nil, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
+      options: options, resolved: resolved, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
+    try removeDetectorBias(options: options, resolved: resolved, refined: refinement != nil, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
     // From here the detections serve the all-views error only, which samples every k-th frame of the
     // motion's frames (`range`): the others are let go, and the memory given back, before the analysis.
     let allViews = AllViewsReprojection(minConfidence: options.reconstruction.triangulation.minConfidence)
@@ -103,7 +104,7 @@ public struct MatchPipeline: Sendable {
     let inVenue = venue.isIdentity ? reconstructed.motion : reconstructed.motion.transformed(by: venue.venueFromWorld)
     var clockRefinements: [String: Double] = [:]
     var (motion, events) = try analyse(
-      inVenue, sport: sport, venue: venue, cameras: match.cameras, folder: folder, diagnostics: &diagnostics,
+      inVenue, sport: sport, venue: venue, cameras: match.cameras, resolved: resolved, folder: folder, diagnostics: &diagnostics,
       clockRefinements: &clockRefinements, flightRefit: unsynchronisedBalls.map { raw in
         AsynchronousFlightFit(
           cameras: match.cameras, rawBalls: raw.balls, frameOffsets: match.frameOffsets, phases: raw.phases,
@@ -112,8 +113,7 @@ public struct MatchPipeline: Sendable {
     let roles = options.roles.assign(motion, events: events, area: sport.venueArea, table: try sport.tableGeometry() != nil)
     motion = motion.renamingTracks(roles)
     events = events.renamingTracks(roles)
-    var settings = options.score ?? match.scoreSettings ?? ScoreSettings()
-    if let policy = options.scorePolicy { settings.policy = policy }
+    let settings = resolved.score.value
     // The last frame the ball was seen (before the analysis drops it out of play).
     let lastBall = inVenue.ballTrack.flatMap { b in inVenue.tracks[b].frames.last { inVenue.tracks[b].isPresent(frame: $0) } }
     let story = MatchStory(
@@ -161,6 +161,7 @@ public struct MatchPipeline: Sendable {
       calibrationRefinement: refinement, report: report, diagnostics: diagnostics.all, frames: range,
       analysed: options.analysis, timings: clock.laps)
     result.calibrationCorrectedInternally = refinement != nil && !options.refineCalibration
+    result.resolvedOptions = resolved
     result.viewsUsed = reconstructed.viewsUsed.renamingTracks(roles.mapValues(\.id))
     result.settings = options.manifestSettings()
     result.inputHash = try? inputHash.value()
@@ -173,7 +174,7 @@ public struct MatchPipeline: Sendable {
   /// the trusted cameras, or over the scene when none is named (`CalibrationRefinementOptions.holdWorldFrame`,
   /// Horn 1987), and reconstructs again with them.
   func calibrate(
-    options: PipelineOptions, _ match: inout Match, _ reconstructed: inout ReconstructionResult, frames range: ClosedRange<Int>, folder: URL,
+    options: PipelineOptions, resolved: ResolvedOptions, _ match: inout Match, _ reconstructed: inout ReconstructionResult, frames range: ClosedRange<Int>, folder: URL,
     diagnostics: inout DiagnosticLog, clock: inout StageClock, progress: Progress?
   ) throws -> (CalibrationSelfCheckResult?, CalibrationRefinementResult?) {
     guard options.checkCalibration || options.refineCalibration else { return (nil, nil) }
@@ -233,17 +234,15 @@ public struct MatchPipeline: Sendable {
     match.cameras = refinement.cameras
     clock.lap("refine calibration")
     var again = options.reconstruction
-    if options.equalWeightsAfterRefinement, options.weighViewsByNoise == nil, match.weighViewsByNoise == nil {
-      again.weighViewsByNoise = false
-    }
+    again.weighViewsByNoise = resolved.weighViewsByNoiseAfterRefinement.value
     reconstructed = try Reconstructor(match: match, options: again).run(frames: range) {
       progress?("reconstruct again", $0, range.count)
     }
     clock.lap("reconstruct again")
     if refine.holdWorldFrame, options.levelOnFloorContacts {
-      Self.levelOnFloor(
-        given: given, anchors: trusted, &match, &reconstructed, &refinement, diagnostics: &diagnostics,
-        file: options.calibrationLabel(folder))
+      let note = FloorContact.levelOnFloor(
+        given: given, anchors: trusted, &match, &reconstructed, &refinement, file: options.calibrationLabel(folder))
+      if let note { diagnostics.append(note) }
     }
     return (check, refinement)
   }
@@ -252,7 +251,7 @@ public struct MatchPipeline: Sendable {
   /// reconstruction (`DetectorBias`) and, when significant, removes it from the detections and
   /// reconstructs again.
   func removeDetectorBias(
-    options: PipelineOptions, refined: Bool, _ match: inout Match, _ reconstructed: inout ReconstructionResult,
+    options: PipelineOptions, resolved: ResolvedOptions, refined: Bool, _ match: inout Match, _ reconstructed: inout ReconstructionResult,
     frames range: ClosedRange<Int>, folder: URL, diagnostics: inout DiagnosticLog, clock: inout StageClock, progress: Progress?
   ) throws {
     guard options.removeDetectorBias else { return }
@@ -262,11 +261,7 @@ public struct MatchPipeline: Sendable {
     diagnostics.append(bias.note(file: folder.appendingPathComponent("pose").path))
     match = bias.removed(from: match)
     var again = options.reconstruction
-    if refined, options.equalWeightsAfterRefinement, options.weighViewsByNoise == nil,
-      match.weighViewsByNoise == nil
-    {
-      again.weighViewsByNoise = false
-    }
+    if refined { again.weighViewsByNoise = resolved.weighViewsByNoiseAfterRefinement.value }
     reconstructed = try Reconstructor(match: match, options: again).run(frames: range) {
       progress?("reconstruct without detector bias", $0, range.count)
     }
@@ -292,7 +287,7 @@ public struct MatchPipeline: Sendable {
   /// bounces do not fit the table at the assumed place gets a warning and no events: events found at a
   /// table that is not there would be invented.
   func analyse(
-    _ motion: MotionModel, sport: SportSpec, venue: VenueFrame, cameras: [Camera], folder: URL,
+    _ motion: MotionModel, sport: SportSpec, venue: VenueFrame, cameras: [Camera], resolved: ResolvedOptions, folder: URL,
     diagnostics: inout DiagnosticLog, clockRefinements: inout [String: Double], flightRefit: AsynchronousFlightFit? = nil
   ) throws -> (MotionModel, [MatchEvent]) {
     guard options.analysis else { return (motion, []) }
@@ -305,8 +300,8 @@ public struct MatchPipeline: Sendable {
       clockRefinements = corrections
       analysisOptions.flightsRefit = { fit.refit($0) }
     }
-    if analysisOptions.softBones == nil, options.softBones {
-      analysisOptions.softBones = SoftBoneLengths(metresPerPixel: Self.metresPerPixel(cameras: cameras, worldFromVenue: venue.worldFromVenue))
+    if analysisOptions.softBones == nil, resolved.softBones.value {
+      analysisOptions.softBones = SoftBoneLengths(metresPerPixel: PixelScale.metresPerPixel(cameras: cameras, worldFromVenue: venue.worldFromVenue))
     }
     var analyzer = MatchAnalyzer(table: table, ball: sport.ballModel, ballRadius: sport.ball.radius, options: analysisOptions)
     var analysed = analyzer.run(motion)
@@ -328,20 +323,6 @@ public struct MatchPipeline: Sendable {
           + "ball flights fitted with the sport's ball")))
     }
     return (analysed.motion, analysed.events)
-  }
-
-  /// Metres one pixel spans at a venue point: the smallest depth / focal length over the cameras that
-  /// have it in front (the strictest view), else 1 mm.
-  static func metresPerPixel(cameras: [Camera], worldFromVenue: RigidTransform) -> @Sendable (SIMD3<Double>) -> Double {
-    { venuePoint in
-      let world = worldFromVenue.apply(venuePoint)
-      var best = Double.infinity
-      for camera in cameras {
-        let depth = camera.camFromWorld.apply(world).z
-        if depth > 1e-3 { best = min(best, depth / max(camera.fx, camera.fy)) }
-      }
-      return best.isFinite ? best : 1e-3
-    }
   }
 
   /// Most frames one run takes (about 46 h at 60 fps): a range wider than this is a mistake in the input.

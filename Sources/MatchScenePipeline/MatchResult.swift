@@ -56,6 +56,9 @@ public struct MatchResult: Sendable {
   /// The SHA-256 of the match folder read (`MatchOutput.hash`, MatchScene's outputs inside it left out);
   /// nil: `write(to:options:)` computes it (and the manifest has none when a file there cannot be read).
   public var inputHash: String?
+  /// The settings the run used and where each came from (`PipelineOptions.resolved(for:)`); nil when
+  /// not recorded.
+  public var resolvedOptions: ResolvedOptions? = nil
 
   /// The players' ids, in order.
   public var playerIDs: [String] { motion.tracks.filter { $0.kind == .player }.map(\.id) }

@@ -423,8 +423,7 @@ struct EpipolarPair: Sendable {
       if let a = p[k], let b = q[k] { d.append(distance(a, b)) }
     }
     guard d.count >= 4 else { return nil }
-    d.sort()
-    return d.count % 2 == 1 ? d[d.count / 2] : 0.5 * (d[d.count / 2 - 1] + d[d.count / 2])
+    return median(d)
   }
 }
 

@@ -90,10 +90,7 @@ extension IdentityTracker {
   /// median absolute deviation from their median scaled to a standard deviation (× 1.4826); the median
   /// over limbs. 0 with no such limb.
   static func limbSpread(_ track: Track) -> Double {
-    func median(_ v: [Double]) -> Double {
-      let s = v.sorted()
-      return s.count % 2 == 1 ? s[s.count / 2] : 0.5 * (s[s.count / 2 - 1] + s[s.count / 2])
-    }
+    let median = MatchSceneCore.median
     let spreads = track.limbSamples.filter { $0.count >= 10 }.map { samples in
       let m = median(samples)
       return 1.4826 * median(samples.map { abs($0 - m) })
@@ -151,10 +148,7 @@ extension IdentityTracker {
   }
 
   private static func median(_ run: [(Int, SIMD3<Double>, Bool)]) -> (Int, SIMD3<Double>, Bool) {
-    func mid(_ v: [Double]) -> Double {
-      let s = v.sorted()
-      return s.count % 2 == 1 ? s[s.count / 2] : 0.5 * (s[s.count / 2 - 1] + s[s.count / 2])
-    }
+    let mid = MatchSceneCore.median
     let frame = Int(mid(run.map { Double($0.0) }).rounded())
     return (frame, SIMD3(mid(run.map(\.1.x)), mid(run.map(\.1.y)), mid(run.map(\.1.z))), run[0].2)
   }

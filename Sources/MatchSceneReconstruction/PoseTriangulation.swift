@@ -46,10 +46,7 @@ struct Pose3D: Sendable {
     let torsoPoints = torso.compactMap { $0 < joints.count ? joints[$0]?.position : nil }
     let points = torsoPoints.count >= 2 ? torsoPoints : joints.compactMap { $0?.position }
     guard !points.isEmpty else { return nil }
-    func median(_ values: [Double]) -> Double {
-      let v = values.sorted(), n = v.count
-      return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])
-    }
+    let median = MatchSceneCore.median
     return SIMD3(median(points.map(\.x)), median(points.map(\.y)), median(points.map(\.z)))
   }
 }

@@ -44,10 +44,7 @@ public struct BodyProportions: Sendable, Codable, Equatable {
   public static func median(_ all: [BodyProportions]) -> BodyProportions {
     var values: [String: [Double]] = [:]
     for p in all { for (k, v) in p.boneLengths { values[k, default: []].append(v) } }
-    return BodyProportions(boneLengths: values.mapValues { v in
-      let s = v.sorted()
-      return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-    })
+    return BodyProportions(boneLengths: values.mapValues { MatchSceneCore.median($0) })
   }
 }
 

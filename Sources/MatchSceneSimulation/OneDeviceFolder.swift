@@ -47,6 +47,16 @@ public enum OneDeviceFolder {
       """
   }
 
+  /// Adds what one device gives for `track` of a simulated match to its match folder `folder`: the
+  /// device file (`writeDevice`, from the truth) and its `[device]` table appended to `match.toml`, so
+  /// that `reconstruct` reads the device instead of the cameras.
+  public static func addDevice(of simulated: SimulatedMatch, track: String, format: DeviceConfig.Format, seed: UInt64, to folder: URL) throws {
+    let table = try writeDevice(MotionModel(simulated.truth), track: track, format: format, seed: seed, to: folder)
+    let config = folder.appendingPathComponent("match.toml")
+    let text = (try? String(contentsOf: config, encoding: .utf8)) ?? ""
+    try AtomicFile.write(Data((text + "\n" + table).utf8), to: config)
+  }
+
   /// A touch drill as a one-device match folder: `match.toml` (fps, `[device]`), the device file,
   /// `drill.toml`, `zones.toml` (the drill's targets as zones), and the truth: `truth/tracks.csv`,
   /// `truth/drill.json`.

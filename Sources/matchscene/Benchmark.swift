@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MatchSceneCore
+import MatchSceneEvaluation
 import MatchSceneGeometry
 import MatchSceneIO
 
@@ -12,7 +13,7 @@ struct Benchmark: ParsableCommand {
       Build with -c release for meaningful figures: swift run -c release matchscene benchmark. \
       With --aniposelib PYTHON (a Python that has aniposelib, e.g. from a throwaway venv) the same points \
       are also triangulated by aniposelib's triangulate and triangulate_optim in the same run \
-      (Examples/benchmarks/aniposelib_compare.py).
+      (the package's aniposelib_compare.py, linked from Examples/benchmarks).
       """)
 
   @Option(help: "Points per run.")
@@ -51,7 +52,7 @@ struct Benchmark: ParsableCommand {
     for v in views {
       let plain = figures.first { $0.views == v && !$0.robust }!
       let robust = figures.first { $0.views == v && $0.robust }!
-      for line in try runAniposelib(python: python, bench: bench, views: v) {
+      for line in try AniposelibComparison.run(python: python, bench: bench, views: v, optimPoints: optimPoints) {
         guard let data = line.data(using: .utf8),
           let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
           let method = object["method"] as? String, let rate = object["points_per_second"] as? Double,
@@ -65,34 +66,5 @@ struct Benchmark: ParsableCommand {
 
   func row(_ views: Int, _ method: String, _ rate: Double, _ error: Double, _ ratio: Double) -> String {
     String(format: "%5d  %@  %10.0f  %10.2f mm   %.3f×", views, method.padding(toLength: 30, withPad: " ", startingAt: 0), rate, error * 1000, ratio)
-  }
-
-  /// Writes the benchmark scene for `views` cameras and runs the comparison script on it.
-  func runAniposelib(python: String, bench: TriangulationBenchmark, views: Int) throws -> [String] {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("matchscene-bench-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let (cameras, observations, truth) = bench.scene(views: views)
-    try CalibrationTOML.write(cameras, to: folder.appendingPathComponent("calibration.toml"))
-    var obs = [Double](), pts = [Double]()
-    obs.reserveCapacity(observations.count * 3)
-    for o in observations { obs += [o.x, o.y, o.confidence] }
-    for p in truth { pts += [p.x, p.y, p.z] }
-    try AtomicFile.write(obs.withUnsafeBytes { Data($0) }, to: folder.appendingPathComponent("observations.f64"))
-    try AtomicFile.write(pts.withUnsafeBytes { Data($0) }, to: folder.appendingPathComponent("truth.f64"))
-    try AtomicFile.write("{\"views\": \(views), \"points\": \(truth.count)}", to: folder.appendingPathComponent("scene.json"))
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("../../Examples/benchmarks/aniposelib_compare.py").standardized
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [script.path, folder.path, String(optimPoints)]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw CommandFailure("aniposelib comparison failed (\(python) \(script.path)); exit \(process.terminationStatus)")
-    }
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 }

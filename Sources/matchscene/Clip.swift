@@ -27,7 +27,7 @@ struct Clip: ParsableCommand {
   @Option(help: "Count only strokes of this kind: serve, forehand, backhand.")
   var kind: String?
 
-  @Option(help: "Frames A-B instead of a stroke.")
+  @Option(help: "Frames A-B (or a single frame A) instead of a stroke.")
   var frames: String?
 
   @Option(help: "Reference stroke JSON (`matchscene form --save-reference`) shown as a ghost.")
@@ -44,22 +44,16 @@ struct Clip: ParsableCommand {
       throw ValidationError("--kind must be serve, forehand or backhand, got '\(kind)'")
     }
     if frames != nil, stroke != nil || kind != nil { throw ValidationError("--frames excludes --stroke and --kind") }
-    if let frames, parsedFrames(frames) == nil { throw ValidationError("--frames must be A-B with A ≤ B, got '\(frames)'") }
+    if let frames, ClosedRange(frames: frames) == nil { throw ValidationError("--frames must be A-B with A ≤ B, or a single frame A, got '\(frames)'") }
     if ClipRequest.GhostPlacement(rawValue: ghost) == nil { throw ValidationError("--ghost must be beside or over, got '\(ghost)'") }
     if reference != nil, frames != nil { throw ValidationError("--reference needs a stroke, not --frames") }
-  }
-
-  func parsedFrames(_ text: String) -> ClosedRange<Int>? {
-    let parts = text.split(separator: "-", maxSplits: 1).map { Int($0) }
-    guard parts.count == 2, let a = parts[0], let b = parts[1], a <= b else { return nil }
-    return a...b
   }
 
   func run() throws {
     let folder = URL(fileURLWithPath: output)
     let input = try FormInput.load(folder)
     let result = try FormAnalysis.run(motion: input.motion, venue: input.venue, events: input.events)
-    var request = ClipRequest(player: player, stroke: stroke, kind: kind.flatMap(StrokeKind.init(rawValue:)), frames: frames.flatMap(parsedFrames))
+    var request = ClipRequest(player: player, stroke: stroke, kind: kind.flatMap(StrokeKind.init(rawValue:)), frames: frames.flatMap { ClosedRange(frames: $0) })
     request.reference = try reference.map { try StrokeReference.read(from: URL(fileURLWithPath: $0)) }
     request.ghost = ClipRequest.GhostPlacement(rawValue: ghost) ?? .beside
     let clip = try StrokeClip.build(request, result: result, venue: input.venue, sport: try SportSpec.builtIn(input.sport))

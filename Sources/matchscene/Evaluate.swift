@@ -61,15 +61,8 @@ struct Evaluate: ParsableCommand {
       }
     }
     if let json {
-      struct Report: Encodable {
-        var tracks: TrackEvaluation
-        var ballPlay: BallPlayEvaluation?
-        var events: EventEvaluation?
-        var baseline: TrackEvaluation?
-      }
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      try AtomicFile.write(try encoder.encode(Report(tracks: evaluation, ballPlay: ballPlay, events: events, baseline: baselineEvaluation)), to: URL(fileURLWithPath: json))
+      try EvaluationReport(tracks: evaluation, ballPlay: ballPlay, events: events, baseline: baselineEvaluation)
+        .write(to: URL(fileURLWithPath: json))
     }
   }
 }

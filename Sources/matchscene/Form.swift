@@ -64,19 +64,15 @@ struct Form: ParsableCommand {
     let result = try FormAnalysis.run(motion: input.motion, venue: input.venue, events: input.events, options: options)
     lap("angles and strokes")
     // angles.csv, mot/ and strokes.json are written on another core while the strokes are scored.
-    final class Outcome: @unchecked Sendable { var error: Error? }
-    let written = Outcome(), group = DispatchGroup()
-    DispatchQueue.global().async(group: group) {
-      do { try result.write(to: folder) } catch { written.error = error }
-    }
-    let referenceFile = try reference.map { try StrokeReference.read(from: URL(fileURLWithPath: $0)) }
-    let comparison = FormComparison(result, reference: referenceFile)
     let page = folder.appendingPathComponent("form.html")
-    lap("scores")
-    try AtomicFile.write(FormPage.render(comparison, title: "Form: \(folder.lastPathComponent)"), to: page)
-    lap("form.html")
-    group.wait()
-    if let error = written.error { throw error }
+    let comparison = try result.write(to: folder) {
+      let referenceFile = try reference.map { try StrokeReference.read(from: URL(fileURLWithPath: $0)) }
+      let comparison = FormComparison(result, reference: referenceFile)
+      lap("scores")
+      try AtomicFile.write(FormPage.render(comparison, title: "Form: \(folder.lastPathComponent)"), to: page)
+      lap("form.html")
+      return comparison
+    }
     try OutputFolder.record(["angles.csv", "strokes.json", "mot", page.lastPathComponent], in: folder)
     lap("angles.csv, mot/, strokes.json (overlapping)")
     if let saveReference, let player {

@@ -4,6 +4,7 @@ import MatchSceneAssets
 import MatchSceneCore
 import MatchSceneIO
 import MatchScenePipeline
+import MatchSceneReconstruction
 
 /// `matchscene locate-venue <out>`: the `[venue]` table of match.toml, estimated from the ball.
 struct LocateVenue: ParsableCommand {

@@ -83,29 +83,11 @@ struct Overlay: ParsableCommand {
       return
     }
     let progress = ProgressReporter("overlay", total: range.count * chosen.count)
-    var summary = "frame,camera,track,mean_px\n"
-    var done = 0
-    for camera in chosen {
-      let folder = try FileName.file(camera.name, in: out)
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      for frame in range {
-        let reconstructed = byFrame[frame] ?? []
-        let detections = match.people(camera: camera.name, frame: frame)
-        let balls = match.balls(camera: camera.name, frame: frame)
-        let image = OverlaySVG.renderWithDisagreements(
-          camera: camera, frame: frame, detections: detections, balls: balls, reconstructed: reconstructed,
-          skeleton: match.skeleton, background: transparent ? nil : OverlaySVG.defaultBackground)
-        try AtomicFile.write(image.svg, to: folder.appendingPathComponent(FileName.safe(camera.name) + "_\(frame).svg"))
-        for d in image.disagreements {
-          summary += "\(frame),\(CSVField.escape(camera.name)),\(CSVField.escape(d.track)),\(d.meanPx.map { String(format: "%.2f", $0) } ?? "")\n"
-        }
-        done += 1
-        progress.update(done)
-      }
-    }
+    let summaryURL = try OverlayImages.write(
+      cameras: chosen, frames: range, match: match, reconstructed: byFrame,
+      background: transparent ? nil : OverlaySVG.defaultBackground, to: out
+    ) { progress.update($0) }
     progress.finish()
-    let summaryURL = out.appendingPathComponent("disagreement.csv")
-    try AtomicFile.write(summary, to: summaryURL)
     print("wrote \(range.count * chosen.count) SVG image(s) in \(out.path)/<camera>/ and \(summaryURL.path)")
   }
 

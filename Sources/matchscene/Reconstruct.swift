@@ -242,10 +242,8 @@ extension Reconstruct {
 struct FrameRange: ExpressibleByArgument {
   var range: ClosedRange<Int>
   init?(argument: String) {
-    let parts = argument.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
-    if parts.count == 1, let a = parts[0] { range = a...a; return }
-    guard parts.count == 2, let a = parts[0], let b = parts[1], a <= b else { return nil }
-    range = a...b
+    guard let range = ClosedRange(frames: argument) else { return nil }
+    self.range = range
   }
 }
 

@@ -165,23 +165,8 @@ struct Simulate: ParsableCommand {
     try OutputFolder.replace(destination, force: force, replaceable: { _ in false }) { staging in
       guard simulated.match.frameRange != nil else { return }
       try simulated.writeMatchFolder(to: staging)
-      // The truth in the layout of an output folder, which `evaluate --truth` reads.
-      let truth = staging.appendingPathComponent("truth")
-      try MatchOutput.writeTracks(simulated.truth.points, in: truth)
-      try MatchOutput.writeEvents(simulated.events, in: truth)
-      try SimulatedStroke.jsonData(simulated.strokes).write(to: staging.appendingPathComponent("truth/strokes.json"))
-      if config.rig.calibrationError.simulate {
-        try CalibrationTOML.write(simulated.trueCameras, to: staging.appendingPathComponent("truth/calibration.toml"))
-      }
-      if config.unsync.simulate {
-        try SimulatedCameraClock.jsonData(simulated.clocks).write(to: staging.appendingPathComponent("truth/camera_sync.json"))
-      }
-      if let oneDevice {
-        let table = try OneDeviceFolder.writeDevice(MotionModel(simulated.truth), track: "P1", format: oneDevice, seed: seed, to: staging)
-        let config = staging.appendingPathComponent("match.toml")
-        let text = (try? String(contentsOf: config, encoding: .utf8)) ?? ""
-        try AtomicFile.write(Data((text + "\n" + table).utf8), to: config)
-      }
+      try simulated.writeTruth(to: staging)
+      if let oneDevice { try OneDeviceFolder.addDevice(of: simulated, track: "P1", format: oneDevice, seed: seed, to: staging) }
     }
     print("Simulated \(String(format: "%.1f", duration)) s at \(simulated.match.fps) fps with \(simulated.match.cameras.count) cameras → \(destination.path)")
     print(simulated.coverage.summary)

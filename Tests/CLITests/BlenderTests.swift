@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
-import MatchScenePipeline
+import MatchSceneAssimp
 
 /// The scenes `matchscene reconstruct` writes, opened in Blender (Debian's 3.4.1, headless) the way a
 /// user opens them: `Examples/blender/import_matchscene.py`, which calls Blender's own glTF importer.
@@ -105,8 +105,9 @@ final class BlenderTests: XCTestCase {
   func testFormatFBXIsABinaryFBXWithTheCamerasAtTheCalibration() throws {
     _ = try Blender.executable()
     let example = Blender.packageRoot.appendingPathComponent("Examples/blender/import_matchscene.py")
-    XCTAssertEqual(BlenderFBX.script, try String(contentsOf: example, encoding: .utf8).replacingOccurrences(
-      of: "\n$", with: "", options: .regularExpression), "BlenderFBX.script is the example script")
+    XCTAssertEqual(
+      try String(contentsOf: XCTUnwrap(BlenderFBX.scriptURL), encoding: .utf8), try String(contentsOf: example, encoding: .utf8),
+      "the script BlenderFBX runs is the example script")
     let out = try reconstruct(["--format", "fbx"])
     let fbx = out.appendingPathComponent("scene.fbx")
     let head = try FileHandle(forReadingFrom: fbx).readData(ofLength: 18)

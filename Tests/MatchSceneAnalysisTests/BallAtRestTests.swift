@@ -1,5 +1,6 @@
 import MatchSceneAnalysis
 import MatchSceneAssets
+@testable import MatchSceneBallFlight
 import MatchSceneCore
 import TestSupport
 import XCTest

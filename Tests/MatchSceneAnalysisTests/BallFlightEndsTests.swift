@@ -1,4 +1,5 @@
 @testable import MatchSceneAnalysis
+import MatchSceneBallFlight
 import MatchSceneCore
 import XCTest
 

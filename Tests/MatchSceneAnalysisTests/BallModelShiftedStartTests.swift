@@ -1,3 +1,4 @@
+@testable import MatchSceneBallFlight
 import MatchSceneCore
 import XCTest
 

@@ -1,4 +1,5 @@
 import MatchSceneAnalysis
+import MatchSceneBallFlight
 import MatchSceneCore
 import TestSupport
 import XCTest

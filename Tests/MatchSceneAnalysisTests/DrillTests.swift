@@ -1,4 +1,5 @@
 import Foundation
+import MatchSceneBallFlight
 import MatchSceneBallPlay
 import MatchSceneCore
 import MatchSceneIO

@@ -1,3 +1,4 @@
+@testable import MatchSceneBallFlight
 import MatchSceneCore
 import TestSupport
 import XCTest

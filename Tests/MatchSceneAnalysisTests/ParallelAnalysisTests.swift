@@ -1,4 +1,5 @@
 @testable import MatchSceneAnalysis
+@testable import MatchSceneBallFlight
 @testable import MatchSceneBallPlay
 @testable import MatchSceneMotion
 import MatchSceneCore

@@ -1,4 +1,5 @@
 @testable import MatchSceneAnalysis
+@testable import MatchSceneBallFlight
 import MatchSceneCore
 import TestSupport
 import XCTest

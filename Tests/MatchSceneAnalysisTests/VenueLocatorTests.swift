@@ -1,5 +1,6 @@
 import Foundation
 import MatchSceneAssets
+@testable import MatchSceneBallFlight
 import MatchSceneCore
 import MatchSceneIO
 import MatchSceneSimulation

@@ -115,6 +115,12 @@ final class FormCommandTests: XCTestCase {
     let badFrames = try runMatchScene(["clip", out.path, "--player", "P1", "--frames", "9-3"])
     XCTAssertNotEqual(badFrames.status, 0)
     XCTAssert(badFrames.stderr.contains("--frames must be A-B"), badFrames.stderr)
+    // A single frame is a range, as `reconstruct --frames` takes it.
+    let single = FileManager.default.temporaryDirectory.appendingPathComponent("clip-single-\(UUID().uuidString).glb")
+    defer { try? FileManager.default.removeItem(at: single) }
+    let oneFrame = try runMatchScene(["clip", out.path, "--player", "P1", "--frames", "60", "-f", single.path])
+    XCTAssertEqual(oneFrame.status, 0, oneFrame.stderr)
+    XCTAssert(oneFrame.stdout.contains("frames 60-60"), oneFrame.stdout)
   }
 
   struct Probe: Decodable {

@@ -1,6 +1,7 @@
 import Foundation
 import MatchSceneCore
 @testable import MatchScenePipeline
+import MatchSceneReconstruction
 import XCTest
 
 /// The pipeline keeps only the detections the all-views error samples once the reconstruction is done

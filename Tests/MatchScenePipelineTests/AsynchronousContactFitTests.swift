@@ -1,7 +1,9 @@
+import MatchSceneBallFlight
 import MatchSceneBallPlay
 import MatchSceneCore
 import MatchSceneGeometry
 import MatchScenePipeline
+import MatchSceneReconstruction
 import XCTest
 
 /// Two flights meeting at a bounce inside a frame interval, seen by four unsynchronised cameras

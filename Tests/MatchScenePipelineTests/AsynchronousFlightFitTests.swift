@@ -1,7 +1,9 @@
+import MatchSceneBallFlight
 import MatchSceneBallPlay
 import MatchSceneCore
 import MatchSceneGeometry
 import MatchScenePipeline
+import MatchSceneReconstruction
 import XCTest
 
 /// A ball flight fitted to each camera's 2D detections at that camera's own instants

@@ -1,6 +1,7 @@
 import MatchSceneAssets
 import MatchSceneCore
 import MatchSceneEvaluation
+import MatchSceneReconstruction
 import MatchSceneSimulation
 import TestSupport
 import XCTest

@@ -1,9 +1,11 @@
 import Foundation
 import MatchSceneAssets
+import MatchSceneBallFlight
 import MatchSceneCore
 import MatchSceneEvaluation
 import MatchSceneIO
 import MatchScenePipeline
+import MatchSceneReconstruction
 import MatchSceneSimulation
 import TestSupport
 import XCTest

@@ -1,3 +1,4 @@
+import MatchSceneBallFlight
 import MatchSceneCore
 
 extension EventDetector {

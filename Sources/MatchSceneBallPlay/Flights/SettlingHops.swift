@@ -1,4 +1,5 @@
 import Foundation
+import MatchSceneBallFlight
 import MatchSceneCore
 
 /// Settings of `SettlingHops`.

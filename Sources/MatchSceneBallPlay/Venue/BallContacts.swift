@@ -1,3 +1,4 @@
+import MatchSceneBallFlight
 import MatchSceneCore
 
 /// Where one fitted flight of the ball ends and the next begins, in a frame whose z is up.

@@ -1,3 +1,5 @@
+import MatchSceneCore
+
 /// Hampel outlier filter (Hampel, "The influence curve and its role in robust estimation", JASA 1974;
 /// Pearson, "Outliers in process modeling and identification", IEEE TCST 2002): a sample further than
 /// `threshold` scaled MADs from the median of its window is an outlier.
@@ -114,8 +116,5 @@ public struct HampelFilter: Sendable {
     return count % 2 == 1 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2])
   }
 
-  static func median(_ v: [Double]) -> Double {
-    let s = v.sorted()
-    return s.count % 2 == 1 ? s[s.count / 2] : 0.5 * (s[s.count / 2 - 1] + s[s.count / 2])
-  }
+  static func median(_ v: [Double]) -> Double { MatchSceneCore.median(v) }
 }

@@ -1,4 +1,4 @@
-import MatchSceneBallPlay
+import MatchSceneBallFlight
 import MatchSceneCore
 import MatchSceneGeometry
 

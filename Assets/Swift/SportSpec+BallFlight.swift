@@ -1,5 +1,4 @@
-import MatchSceneAnalysis
-import MatchSceneAssets
+import MatchSceneBallFlight
 import MatchSceneCore
 
 extension SportSpec {

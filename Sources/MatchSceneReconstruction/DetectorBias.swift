@@ -19,35 +19,43 @@ import MatchSceneGeometry
 /// generalizations", JASA 70, 1975): offset = m · σ_b² / (σ_b² + SE²), σ_b² = mean(m²) − mean(SE²), the
 /// variance component of the bias (method of moments). When the offsets are not significant as a whole
 /// (χ² of m / SE against its number of components, one-sided p < 0.001) nothing is changed.
-struct DetectorBias: Equatable {
+public struct DetectorBias: Equatable, Sendable {
   /// Per camera name, per joint: the offset to subtract from detected keypoints, pixels.
-  var offsets: [String: [Int: SIMD2<Double>]]
+  public var offsets: [String: [Int: SIMD2<Double>]]
   /// √σ_b²: the bias's estimated standard deviation per axis, pixels.
-  var sigmaPx: Double
+  public var sigmaPx: Double
   /// Σ (m / SE)² and its number of components.
-  var chiSquare: Double
-  var components: Int
+  public var chiSquare: Double
+  public var components: Int
+
+  public init(offsets: [String: [Int: SIMD2<Double>]], sigmaPx: Double, chiSquare: Double, components: Int) {
+    self.offsets = offsets
+    self.sigmaPx = sigmaPx
+    self.chiSquare = chiSquare
+    self.components = components
+  }
 
   /// Whether the offsets are significant as a whole (χ² above K + 3.09 √(2K), the normal approximation
   /// of the χ² law's upper 0.1 % point).
-  var isSignificant: Bool {
+  public var isSignificant: Bool {
     components > 0 && sigmaPx > 0
       && chiSquare > Double(components) + 3.09 * (2 * Double(components)).squareRoot()
   }
 
   /// Settings of the estimate.
-  struct Options {
-    var gatePx = 120.0
-    var minConfidence = 0.3
+  public struct Options: Sendable {
+    public var gatePx = 120.0
+    public var minConfidence = 0.3
     /// People-frames sampled at most (spread evenly over the match).
-    var maxPoses = 4000
+    public var maxPoses = 4000
     /// A (camera, joint) needs this many residuals to get an offset.
-    var minResiduals = 30
+    public var minResiduals = 30
+    public init() {}
   }
 
   /// Estimates the offsets from the residuals of `motion`'s measured joints against every camera's
   /// nearest detection (`CalibrationEvidence.forEachMatchedPose`), whether or not the view was used.
-  static func estimate(match: Match, motion: MotionModel, options: Options = .init())
+  public static func estimate(match: Match, motion: MotionModel, options: Options = .init())
     -> DetectorBias
   {
     var residuals: [[Int: [SIMD2<Double>]]] = Array(repeating: [:], count: match.cameras.count)
@@ -64,7 +72,7 @@ struct DetectorBias: Equatable {
   }
 
   /// The shrunk offsets of per-(camera, joint) residual samples.
-  static func fit(_ residuals: [[Int: [SIMD2<Double>]]], names: [String], minResiduals: Int)
+  public static func fit(_ residuals: [[Int: [SIMD2<Double>]]], names: [String], minResiduals: Int)
     -> DetectorBias
   {
     var raw: [(camera: Int, joint: Int, median: SIMD2<Double>, se: SIMD2<Double>)] = []
@@ -104,7 +112,7 @@ struct DetectorBias: Equatable {
   }
 
   /// `match` with every person keypoint of a camera moved by minus its joint's offset.
-  func removed(from match: Match) -> Match {
+  public func removed(from match: Match) -> Match {
     var out = match
     for (name, byJoint) in offsets {
       guard var d = out.detections[name] else { continue }
@@ -124,7 +132,7 @@ struct DetectorBias: Equatable {
   }
 
   /// The note that says what was removed.
-  func note(file: String) -> Diagnostic {
+  public func note(file: String) -> Diagnostic {
     let largest =
       offsets.flatMap { $0.value.values }.map { ($0 * $0).sum().squareRoot() }.max() ?? 0
     return Diagnostic(

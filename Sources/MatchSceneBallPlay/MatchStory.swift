@@ -1,4 +1,3 @@
-import MatchSceneBallPlay
 import MatchSceneCore
 
 /// A rally whose automatic point and a player's claim name different winners.

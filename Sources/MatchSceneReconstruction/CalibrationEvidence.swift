@@ -9,22 +9,24 @@ import MatchSceneGeometry
 /// wide gate (`gatePx`), so that a camera whose calibration is off by tens of pixels still contributes
 /// its evidence (the same nearest-projection assignment as the oracle baseline, run on our own
 /// reconstruction instead of the truth).
-struct CalibrationEvidence {
+public struct CalibrationEvidence: Sendable {
   /// Largest median distance between a detection and the projected person, pixels.
-  var gatePx = 120.0
+  public var gatePx = 120.0
   /// Detections below this confidence are left out.
-  var minConfidence = 0.3
+  public var minConfidence = 0.3
   /// People-frames sampled at most (spread evenly over the match).
-  var maxPoses = 1500
+  public var maxPoses = 1500
   /// A joint is used when at least this many cameras saw it.
-  var minViews = 2
+  public var minViews = 2
   /// Largest distance between a ball candidate and the projected ball, pixels.
-  var ballGatePx = 60.0
+  public var ballGatePx = 60.0
+
+  public init() {}
 
   /// Calls `body` with the frame and the measured joints (nil where not measured) of up to `maxPoses`
   /// people-frames of `motion`, spread evenly over the match; people-frames with no measured joint are
   /// skipped.
-  static func forEachSampledPose(
+  public static func forEachSampledPose(
     _ motion: MotionModel, maxPoses: Int, _ body: (_ frame: Int, _ joints: [SIMD3<Double>?]) -> Void
   ) {
     let people = motion.personTracks
@@ -46,19 +48,19 @@ struct CalibrationEvidence {
   }
 
   /// One keypoint a camera detected for a sampled person (`forEachMatchedPose`).
-  struct MatchedKeypoint {
-    var camera: Int
-    var joint: Int
-    var keypoint: Keypoint2D
+  public struct MatchedKeypoint: Sendable {
+    public var camera: Int
+    public var joint: Int
+    public var keypoint: Keypoint2D
     /// The joint projected into the camera; nil when it falls behind it.
-    var projected: SIMD2<Double>?
+    public var projected: SIMD2<Double>?
   }
 
   /// Calls `body` for each people-frame `forEachSampledPose` samples, with its measured joints and, for
   /// every camera whose detection nearest the projected person lies within `gatePx`
   /// (`nearestDetection`), that detection's keypoints at measured joints that are detected at
   /// `minConfidence` or more, in camera then joint order.
-  static func forEachMatchedPose(
+  public static func forEachMatchedPose(
     match: Match, motion: MotionModel, maxPoses: Int, minConfidence: Double, gatePx: Double,
     _ body: (_ frame: Int, _ joints: [SIMD3<Double>?], _ matched: [MatchedKeypoint]) -> Void
   ) {
@@ -82,7 +84,7 @@ struct CalibrationEvidence {
     }
   }
 
-  func sample(match: Match, motion: MotionModel) -> (
+  public func sample(match: Match, motion: MotionModel) -> (
     points: [SIMD3<Double>], observations: [CalibrationObservation]
   ) {
     var sample: (points: [SIMD3<Double>], observations: [CalibrationObservation]) = ([], [])
@@ -109,7 +111,7 @@ struct CalibrationEvidence {
   /// The ball crosses the whole volume between the players, at depths the people never reach, so it
   /// separates a camera's focal length from its distance to the scene (both scale a small scene's
   /// image alike), and a ball detector has no per-joint offset of its own.
-  func sampleWithBall(match: Match, motion: MotionModel) -> (
+  public func sampleWithBall(match: Match, motion: MotionModel) -> (
     points: [SIMD3<Double>], observations: [CalibrationObservation]
   ) {
     var sample = sample(match: match, motion: motion)
@@ -145,7 +147,7 @@ struct CalibrationEvidence {
 
   /// The detection whose keypoints lie nearest `projected` (median pixel distance over at least three
   /// keypoints at or above `minConfidence`), when that median is below `gatePx`; nil otherwise.
-  static func nearestDetection(
+  public static func nearestDetection(
     _ detections: [PersonDetection2D], projected: [SIMD2<Double>?], minConfidence: Double,
     gatePx: Double
   ) -> Int? {

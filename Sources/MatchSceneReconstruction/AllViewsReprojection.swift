@@ -1,30 +1,35 @@
 import MatchSceneCore
 import MatchSceneGeometry
-import MatchSceneReconstruction
 
 /// The reprojection error of the final reconstruction over every view where the detector found the
 /// person, whether or not the triangulation used that view: for each person track, camera and frame,
 /// the camera's detection of that person (the nearest by projection, `CalibrationEvidence.nearestDetection`)
 /// and, for each joint the track holds at that frame, the pixel distance between the projected joint and
 /// the detected keypoint. Rejected views count too, so a reconstruction cannot look good by discarding
-/// the views that disagree with it (the "all views" error of issue 11, measured as Pose2Sim reports it).
-struct AllViewsReprojection {
+/// the views that disagree with it (the "all views" error, measured as Pose2Sim reports it).
+public struct AllViewsReprojection: Sendable {
   /// Largest median distance between a detection and the projected person, pixels (a camera whose
   /// calibration is off by tens of pixels still finds its detection).
-  var gatePx = 120.0
+  public var gatePx = 120.0
   /// Keypoints below this confidence are not counts of "the detector found it".
-  var minConfidence = 0.1
+  public var minConfidence = 0.1
   /// Most frames looked at: a longer match is sampled every k-th frame, evenly (its medians do not
   /// need every frame of a 10-minute match, which would cost seconds).
-  var maxFrames = 6000
+  public var maxFrames = 6000
+
+  public init(gatePx: Double = 120.0, minConfidence: Double = 0.1, maxFrames: Int = 6000) {
+    self.gatePx = gatePx
+    self.minConfidence = minConfidence
+    self.maxFrames = maxFrames
+  }
 
   /// Every how many frames of `frames` the distances are taken (1 up to `maxFrames` frames).
-  func step(frames: ClosedRange<Int>) -> Int { max(1, (frames.count + maxFrames - 1) / maxFrames) }
+  public func step(frames: ClosedRange<Int>) -> Int { max(1, (frames.count + maxFrames - 1) / maxFrames) }
 
   /// `match`'s people detections on the frames `errors` looks at for a motion over `frames` (every
   /// `step`-th from the first), the others and the balls left out: what the all-views error needs, in
   /// a fraction of the memory. `errors` on the result gives the same distances as on `match`.
-  func sampledDetections(_ match: Match, frames: ClosedRange<Int>) -> [String: CameraDetections] {
+  public func sampledDetections(_ match: Match, frames: ClosedRange<Int>) -> [String: CameraDetections] {
     let step = self.step(frames: frames)
     var kept: [String: CameraDetections] = [:]
     for (name, detections) in match.detections {
@@ -41,7 +46,7 @@ struct AllViewsReprojection {
   /// Per track id, per camera: the pixel distances, on every frame of a match of at most `maxFrames`
   /// frames, else on every k-th. Tracks × blocks of frames run in parallel; the distances come out in
   /// the same order as one pass would give.
-  func errors(match: Match, motion: MotionModel) -> [String: [[Double]]] {
+  public func errors(match: Match, motion: MotionModel) -> [String: [[Double]]] {
     var out: [String: [[Double]]] = [:]
     guard let frames = motion.frames else { return out }
     let step = self.step(frames: frames)
@@ -61,7 +66,7 @@ struct AllViewsReprojection {
   }
 
   /// One track's distances per camera over `frames`.
-  func errors(match: Match, track: MotionTrack, frames: StrideThrough<Int>) -> [[Double]] {
+  public func errors(match: Match, track: MotionTrack, frames: StrideThrough<Int>) -> [[Double]] {
     var perCamera = Array(repeating: [Double](), count: match.cameras.count)
     for frame in frames {
       let joints = (0..<track.jointCount).map { j -> SIMD3<Double>? in
@@ -86,7 +91,7 @@ struct AllViewsReprojection {
   }
 
   /// Adds the figures to `report`: per camera over every person, per track per camera.
-  func add(to report: inout ReconstructionReport, match: Match, motion: MotionModel) {
+  public func add(to report: inout ReconstructionReport, match: Match, motion: MotionModel) {
     let errors = self.errors(match: match, motion: motion)
     for c in report.cameras.indices {
       report.cameras[c].allViewsReprojectionPx = ErrorStatistics(errors.values.flatMap { c < $0.count ? $0[c] : [] })

@@ -1,5 +1,5 @@
 import Foundation
-import MatchSceneAnalysis
+import MatchSceneBallFlight
 import MatchSceneCore
 import MatchSceneGeometry
 import MatchSceneIO

@@ -1,6 +1,5 @@
 import Foundation
-import MatchSceneAssets
-import MatchSceneBallPlay
+import MatchSceneBallFlight
 import MatchSceneCore
 import MatchSceneGeometry
 
@@ -98,28 +97,21 @@ extension AsynchronousFlightFit {
   }
 }
 
-extension MatchPipeline {
-  /// `fit` with the clocks of the cameras it resampled at a phase refined on the ball's flights
-  /// (`AsynchronousFlightFit.refineClocks`), the flights segmented from `motion`'s ball (venue
-  /// coordinates) as the analysis will; each correction is a note, and is returned by camera name
-  /// (frames, the camera's instants later by that much).
-  func refiningClocks(
-    _ fit: AsynchronousFlightFit, motion: MotionModel, sport: SportSpec, table: TableGeometry?,
-    segmentation: FlightSegmentationOptions, folder: URL, diagnostics: inout DiagnosticLog
+extension AsynchronousFlightFit {
+  /// This fit with the clocks of the cameras it resampled at a phase (`phased`) refined on the ball's
+  /// flights (`refineClocks`), the flights segmented from `motion`'s ball (venue coordinates) as the
+  /// analysis will (`FlightSegmentation` with `model`, `surfaces` and `segmentation`); and each
+  /// correction by camera name (frames, the camera's instants later by that much). Unchanged, with no
+  /// corrections, when `motion` has no ball.
+  public func refiningClocks(
+    on motion: MotionModel, model: BallModel, surfaces: BallSurfaces, segmentation: FlightSegmentationOptions
   ) -> (AsynchronousFlightFit, [String: Double]) {
-    guard let b = motion.ballTrack else { return (fit, [:]) }
+    guard let b = motion.ballTrack else { return (self, [:]) }
     let ball = motion.tracks[b]
     let observations = ball.frames.compactMap { frame in ball.position(joint: 0, frame: frame).map { (frame: frame, position: $0) } }
-    let flights = FlightSegmentation(
-      model: sport.ballModel, surfaces: BallSurfaces(ballRadius: sport.ball.radius, table: table), options: segmentation
-    ).flights(observations, fps: motion.fps)
-    var out = fit
-    let corrections = out.refineClocks(flights: flights, refinable: fit.phased)
-    for (camera, frames) in corrections.sorted(by: { $0.key < $1.key }) {
-      diagnostics.append(Diagnostic(.note, InputError(
-        file: options.calibrationLabel(folder), location: .key(camera),
-        String(format: "%@'s clock refined on the ball's flights by %+.4f frames (its instants later by that much)", camera, frames))))
-    }
+    let flights = FlightSegmentation(model: model, surfaces: surfaces, options: segmentation).flights(observations, fps: motion.fps)
+    var out = self
+    let corrections = out.refineClocks(flights: flights, refinable: phased)
     return (out, corrections)
   }
 }

@@ -1,4 +1,4 @@
-import MatchSceneAnalysis
+import MatchSceneBallFlight
 import MatchSceneCore
 
 /// Whether the ball's bounces fit a table where the venue frame puts it: a match analysed at the
@@ -9,18 +9,20 @@ import MatchSceneCore
 /// Contacts are the ends of the fitted flights (where a flight meets the next one). A contact "at
 /// table height" has its centre within `heightTolerance` of the resting height on the table top and
 /// comes down onto it (vertical velocity down before, up after).
-struct TablePlacementCheck {
-  var table: TableGeometry
+public struct TablePlacementCheck: Sendable {
+  public var table: TableGeometry
   /// Metres around the resting height on the table top.
-  var heightTolerance = 0.06
+  public var heightTolerance = 0.06
   /// Slack around the outline, metres.
-  var edgeTolerance = 0.1
+  public var edgeTolerance = 0.1
   /// Fewer flights than this say nothing either way.
-  var minimumFlights = 6
+  public var minimumFlights = 6
+
+  public init(table: TableGeometry) { self.table = table }
 
   /// A sentence saying what does not fit, or nil when the bounces fit the table (or there is too little
   /// of the ball to tell).
-  func problem(with analysis: AnalysisResult) -> String? {
+  public func problem(with analysis: AnalysisResult) -> String? {
     let flights = analysis.flights
     guard flights.count >= minimumFlights else { return nil }
     let fps = analysis.motion.fps

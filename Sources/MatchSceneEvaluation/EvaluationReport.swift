@@ -1,0 +1,31 @@
+import Foundation
+import MatchSceneCore
+
+/// What `matchscene evaluate --json` writes: the tracks' errors against the truth, the ball play's and
+/// the events' (when the truth has `events.json`), and the plain-DLT baseline given the true
+/// association (with `--baseline`). Keys sorted, pretty-printed.
+public struct EvaluationReport: Encodable {
+  public var tracks: TrackEvaluation
+  public var ballPlay: BallPlayEvaluation?
+  public var events: EventEvaluation?
+  public var baseline: TrackEvaluation?
+
+  public init(tracks: TrackEvaluation, ballPlay: BallPlayEvaluation? = nil, events: EventEvaluation? = nil, baseline: TrackEvaluation? = nil) {
+    self.tracks = tracks
+    self.ballPlay = ballPlay
+    self.events = events
+    self.baseline = baseline
+  }
+
+  /// The report as JSON (keys sorted, pretty-printed).
+  public func jsonData() throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return try encoder.encode(self)
+  }
+
+  /// Writes `jsonData()` to `url` (atomically).
+  public func write(to url: URL) throws {
+    try AtomicFile.write(try jsonData(), to: url)
+  }
+}
