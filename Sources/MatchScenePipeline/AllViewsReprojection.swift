@@ -7,7 +7,7 @@ import MatchSceneReconstruction
 /// the camera's detection of that person (the nearest by projection, `CalibrationEvidence.nearestDetection`)
 /// and, for each joint the track holds at that frame, the pixel distance between the projected joint and
 /// the detected keypoint. Rejected views count too, so a reconstruction cannot look good by discarding
-/// the views that disagree with it (the "all views" error of issue 11, measured as Pose2Sim reports it).
+/// the views that disagree with it (the "all views" error, measured as Pose2Sim reports it).
 struct AllViewsReprojection {
   /// Largest median distance between a detection and the projected person, pixels (a camera whose
   /// calibration is off by tens of pixels still finds its detection).
