@@ -80,7 +80,7 @@ final class BatchTests: XCTestCase {
       """.write(to: script, atomically: true, encoding: .utf8)
     let logs = folder.appendingPathComponent("logs")
     let exports = [
-      "MATCHSCENE": productsDirectory.appendingPathComponent("matchscene").path, "MANIFEST": manifest.path, "LOGS": logs.path,
+      "MATCHSCENE": matchSceneBinary.path, "MANIFEST": manifest.path, "LOGS": logs.path,
     ]
     let job = try slurm.submitArray(script, array: "0-3", output: folder.appendingPathComponent("slurm-%a.out"), exports: exports)
 

@@ -40,6 +40,7 @@ final class FrameRangeTests: XCTestCase {
   }
 
   func testOneCameraReconstructsNothingAndSaysSo() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     let match = folder.appendingPathComponent("match")
     try FileManager.default.copyItem(at: OutputFolderTests.match, to: match)

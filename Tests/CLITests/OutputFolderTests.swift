@@ -8,10 +8,12 @@ import XCTest
 
 /// `reconstruct -o` writes its folder whole: exactly one run's files, never a mix, even when killed.
 final class OutputFolderTests: XCTestCase {
-  /// A simulated match shared by these tests (4 s, seed 5).
+  /// A simulated match shared by these tests (4 s, seed 5), made once per process. Integration tier:
+  /// without it, a path that is never made (every test using it skips at its first `runMatchScene`).
   static let match: URL = {
     let folder = try! makeTemporaryFolder("matchscene-outputs")
     let match = folder.appendingPathComponent("match")
+    guard TestTier.enabled.contains(.integration) else { return match }
     let result = try! runMatchScene(["simulate", "-o", match.path, "--duration", "4", "--seed", "5"])
     precondition(result.status == 0, result.stderr)
     return match
@@ -99,7 +101,7 @@ final class OutputFolderTests: XCTestCase {
       // Spread over the run, with random jitter: reading, reconstruction, export, the swap itself.
       let delay = runTime * (Double(k) + Double.random(in: 0..<1, using: &generator)) / 8
       let process = Process()
-      process.executableURL = productsDirectory.appendingPathComponent("matchscene")
+      process.executableURL = matchSceneBinary
       process.arguments = ["reconstruct", Self.match.path, "-o", out.path, "--no-analysis"]
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice

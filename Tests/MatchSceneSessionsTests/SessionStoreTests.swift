@@ -95,15 +95,8 @@ final class SessionStoreTests: XCTestCase {
   }
 }
 
-/// Runs the `sqlite3` command-line shell on `file`.
+/// Runs the `sqlite3` command-line shell on `file` (tools tier: skipped unless it is enabled).
 func sqlite3(_ file: String, _ sql: String) throws -> (status: Int32, stdout: String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-  process.arguments = [file, sql]
-  let out = Pipe()
-  process.standardOutput = out
-  try process.run()
-  let data = out.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  let result = try runProgram(URL(fileURLWithPath: try programOnPath("sqlite3", hint: "apt-get install -y sqlite3")), [file, sql])
+  return (result.status, result.stdout)
 }
