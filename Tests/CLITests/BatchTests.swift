@@ -58,6 +58,7 @@ final class BatchTests: XCTestCase {
   /// submitted again; `batch merge` then stores the same 8 sessions, in the same order with the same
   /// content hashes, as a one-process `batch` of the same manifest.
   func testRealSlurmArrayKilledTaskRerunAndMerge() throws {
+    try requireTier(.integration)
     let slurm = try LocalSlurm()
     defer { slurm.stop() }
     let folder = try makeTemporaryFolder("batch")

@@ -33,6 +33,7 @@ final class OutputFolderTests: XCTestCase {
   }
 
   func testSecondRunLeavesOnlyItsOwnFiles() throws {
+    try requireTier(.integration)
     let out = try makeTemporaryFolder().appendingPathComponent("out")
     let first = try runMatchScene(["reconstruct", Self.match.path, "-o", out.path, "--ball-trail", "0.2"])
     XCTAssertEqual(first.status, 0, first.stderr)
@@ -49,6 +50,7 @@ final class OutputFolderTests: XCTestCase {
   }
 
   func testAFolderMatchSceneDidNotWriteIsNotReplaced() throws {
+    try requireTier(.integration)
     let out = try makeTemporaryFolder()
     try "mine".write(to: out.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
     let run = try runMatchScene(["reconstruct", Self.match.path, "-o", out.path, "--no-scene"])
@@ -60,6 +62,7 @@ final class OutputFolderTests: XCTestCase {
   /// A bad `-o` is reported before any work: with a match folder that would fail to read, the error is
   /// still the output's (it is checked first), it names the path in the way, and nothing is written.
   func testABadOutputIsReportedBeforeTheRun() throws {
+    try requireTier(.integration)
     let root = try makeTemporaryFolder()
     let file = root.appendingPathComponent("a-file")
     try "x".write(to: file, atomically: true, encoding: .utf8)
@@ -82,6 +85,7 @@ final class OutputFolderTests: XCTestCase {
   /// Kills runs at moments spread over a whole run: the folder always holds the first run's files,
   /// byte for byte, and the next run cleans up what killed runs left beside it.
   func testKilledRunsLeaveThePreviousOutputIntact() throws {
+    try requireTier(.integration)
     let parent = try makeTemporaryFolder()
     let out = parent.appendingPathComponent("out")
     let started = Date()
@@ -130,6 +134,7 @@ final class OutputFolderTests: XCTestCase {
   }
 
   func testDemoNamesPlayersAndBystander() throws {
+    try requireTier(.integration)
     let out = try makeTemporaryFolder().appendingPathComponent("out")
     let run = try runMatchScene(["reconstruct", Self.match.path, "-o", out.path, "--no-scene"])
     XCTAssertEqual(run.status, 0, run.stderr)

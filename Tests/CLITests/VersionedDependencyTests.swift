@@ -11,6 +11,7 @@ import XCTest
 /// `url.<mirror>.insteadOf` setting applies to both).
 final class VersionedDependencyTests: XCTestCase {
   func testAPackageDependingOnATaggedVersionRunsTheLibraryExample() throws {
+    try requireTier(.integration)
     let git = URL(fileURLWithPath: try programOnPath("git", hint: "apt-get install -y git"))
     let swift = URL(fileURLWithPath: try programOnPath("swift", hint: "install the Swift toolchain"))
     let root = LibraryExampleTests.packageRoot
