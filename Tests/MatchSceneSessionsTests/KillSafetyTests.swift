@@ -18,6 +18,7 @@ final class KillSafetyTests: XCTestCase {
   /// `sqlite3 'PRAGMA integrity_check'` says ok.
   func testKillDuringAddLeavesTheStoreWhole() throws {
     try requireTier(.integration)
+    try requireTier(.tools)  // checks the store with the sqlite3 shell
     let dir = try makeTemporaryFolder("sessions-kill")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("store.sqlite").path

@@ -73,6 +73,7 @@ final class SessionStoreTests: XCTestCase {
 
   /// A store holding a schema step this build does not know is refused, and its bytes are not touched.
   func testNewerSchemaIsRefusedWithoutDamage() throws {
+    try requireTier(.tools)  // checks the file with the sqlite3 shell
     let dir = try makeTemporaryFolder("sessions")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("store.sqlite").path
