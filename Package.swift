@@ -10,11 +10,9 @@ import PackageDescription
 
 // MARK: - Shared settings
 
-/// Eigen 3.4 is header-only and lives where Debian's `libeigen3-dev` puts it.
-/// SwiftPM has no pkg-config hook for C++ header-only libraries, so the include path is passed directly.
-/// Remove once SwiftPM can take header search paths from pkg-config for C++ targets.
-let eigenInclude: [CXXSetting] = [
-  .unsafeFlags(["-I/usr/include/eigen3", "-O3", "-fno-math-errno"]),
+/// Eigen's include path comes from pkg-config through the `CEigen` system library; no unsafe flags, so
+/// other packages can depend on MatchScene by version.
+let eigenSettings: [CXXSetting] = [
   .define("EIGEN_MPL2_ONLY"),
   // SwiftPM defines no NDEBUG for C++ in release builds, which leaves Eigen's run-time assertions on
   // every coefficient access; debug builds (the tests) keep them.
@@ -28,35 +26,38 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     // MARK: - Public products
+    // The command-line tool.
     .executable(name: "matchscene", targets: ["matchscene"]),
-    .library(name: "MatchSceneCore", targets: ["MatchSceneCore"]),
-    .library(name: "MatchSceneIO", targets: ["MatchSceneIO"]),
-    .library(name: "MatchSceneGeometry", targets: ["MatchSceneGeometry"]),
-    .library(name: "MatchSceneReconstruction", targets: ["MatchSceneReconstruction"]),
-    .library(name: "MatchSceneSimulation", targets: ["MatchSceneSimulation"]),
-    .library(name: "MatchSceneMotion", targets: ["MatchSceneMotion"]),
-    .library(name: "MatchSceneBallPlay", targets: ["MatchSceneBallPlay"]),
-    .library(name: "MatchSceneAnalysis", targets: ["MatchSceneAnalysis"]),
-    .library(name: "MatchSceneEvaluation", targets: ["MatchSceneEvaluation"]),
-    .library(name: "MatchSceneExport", targets: ["MatchSceneExport"]),
-    .library(name: "MatchSceneAssimp", targets: ["MatchSceneAssimp"]),
-    .library(name: "MatchSceneReview", targets: ["MatchSceneReview"]),
-    .library(name: "MatchScenePipeline", targets: ["MatchScenePipeline"]),
-    .library(name: "MatchSceneForm", targets: ["MatchSceneForm"]),
-    .library(name: "MatchSceneSessions", targets: ["MatchSceneSessions"]),
-    .library(name: "MatchSceneBatch", targets: ["MatchSceneBatch"]),
+    // The library: every stage from reading a match folder to exporting it; `import` the modules you use
+    // (`MatchScenePipeline` runs the whole chain, as `matchscene reconstruct` does).
+    .library(
+      name: "MatchScene",
+      targets: [
+        "MatchSceneCore", "MatchSceneIO", "MatchSceneGeometry", "MatchSceneReconstruction", "MatchSceneSimulation",
+        "MatchSceneMotion", "MatchSceneBallPlay", "MatchSceneAnalysis", "MatchSceneEvaluation", "MatchSceneExport",
+        "MatchSceneAssimp", "MatchSceneReview", "MatchScenePipeline", "MatchSceneForm",
+      ]
+    ),
+    // The session store and batch runs: apart, because they bring GRDB (SQLite) with them.
+    .library(name: "MatchSceneSessions", targets: ["MatchSceneSessions", "MatchSceneBatch"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-    // MARK: Sessions (issue 13): the session store
+    // The session store.
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     // MARK: - Implementation details (shims, no stable API)
     .target(
       name: "CTriangulation",
-      cxxSettings: eigenInclude
+      dependencies: ["CEigen"],
+      cxxSettings: eigenSettings
+    ),
+    .systemLibrary(
+      name: "CEigen",
+      pkgConfig: "eigen3",
+      providers: [.apt(["libeigen3-dev"])]
     ),
     .systemLibrary(
       name: "CAssimp",
@@ -160,7 +161,7 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
-    // MARK: - Sessions (issue 13): the session store and comparisons across sessions
+    // MARK: - Sessions: the session store and comparisons across sessions
     .target(
       name: "MatchSceneSessions",
       dependencies: [
@@ -176,14 +177,14 @@ let package = Package(
       ]
     ),
 
-    // MARK: - Batch (issue 16): many matches, sharded over a Slurm array or a Kubernetes Indexed Job
+    // MARK: - Batch: many matches, sharded over a Slurm array or a Kubernetes Indexed Job
     .target(
       name: "MatchSceneBatch",
       dependencies: ["MatchSceneCore", "MatchSceneIO", "MatchSceneSessions"],
       swiftSettings: swiftSettings
     ),
 
-    // MARK: - Form analysis (issue 12): joint angles, strokes, reference scores, clips
+    // MARK: - Form analysis: joint angles, strokes, reference scores, clips
     .target(
       name: "MatchSceneForm",
       dependencies: ["MatchSceneCore", "MatchSceneIO", "MatchSceneAssets", "MatchSceneExport"],
@@ -248,7 +249,7 @@ let package = Package(
   cxxLanguageStandard: .cxx17
 )
 
-// MARK: - Fuzzing (issue 16): libFuzzer harnesses of every reader, only when MATCHSCENE_FUZZ=1
+// MARK: - Fuzzing: libFuzzer harnesses of every reader, only when MATCHSCENE_FUZZ=1
 // They link libFuzzer's `main`, so an ordinary build cannot link them: `Tests/Fuzz/run.sh` builds them with
 // `MATCHSCENE_FUZZ=1 swift build --build-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library`.
 if Context.environment["MATCHSCENE_FUZZ"] == "1" {

@@ -56,9 +56,13 @@ case "$mode" in
   test)
     install_missing "${runtime_packages[@]}" ${test_packages[@]+"${test_packages[@]}"}
     install_python_tools
+    # Every tier: unit, integration (the CLI end to end on the release binary, built once) and tools
+    # (Blender, Chromium, Slurm, ffmpeg, the Python readers, a package depending on MatchScene by version).
+    # The daily loop is plain `swift test`: the unit tier alone.
+    swift build -c release --product matchscene
     # XCTest only: the project has no Swift Testing tests, and its empty run would close the log.
-    MATCHSCENE_TEST_TIERS=all swift test --disable-swift-testing
-    # Fuzzing (issue 16): every reader and the triangulation shim's C API, 4 s each (about a minute).
+    MATCHSCENE_TEST_TIERS=all MATCHSCENE_BINARY="$(pwd)/.build/release/matchscene" swift test --disable-swift-testing
+    # Fuzzing: every reader and the triangulation shim's C API, 4 s each (about a minute).
     Tests/Fuzz/run.sh 4
     ;;
   *)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Accuracy of MatchScene on the harder simulator (issue 11 §6, §7), with the matchscene binary only.
+"""Accuracy of MatchScene on the harder simulator (`--faults hard`, `--unsync`), with the matchscene binary only.
 
   sweep: for each noise scale and seed, `simulate --faults hard --noise-scale S`, `reconstruct`,
          `evaluate`; prints players' mean joint error, identity switches, ball p95 and table-bounce

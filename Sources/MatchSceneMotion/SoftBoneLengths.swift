@@ -12,7 +12,7 @@ import MatchSceneCore
 /// Compliant Constrained Dynamics", MIG 2016, eqs. 17–18) — whose Gauss–Seidel sweeps converge to that
 /// weighted least-squares point. After each sweep a joint further than its tolerance (`tolerancePx`
 /// reprojection pixels, or its own error if larger) from its measurement is put back on that sphere, so
-/// no joint leaves its reprojection tolerance in the views that made it (issue 11 §3).
+/// no joint leaves its reprojection tolerance in the views that made it.
 public struct SoftBoneLengths: Sendable {
   /// Metres that one pixel spans at a point of the motion's frame (the strictest camera's depth / focal
   /// length there).

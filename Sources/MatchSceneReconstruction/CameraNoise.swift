@@ -8,8 +8,7 @@ import MatchSceneCore
 /// estimate (mislabelled joints, other people, left/right swaps). Iterated with the weights it gives
 /// (`Reconstructor.viewSelection`), it converges to each camera's own noise whatever the start: the
 /// leverage keeps a heavily weighted camera from talking its scale down. A camera whose calibration is
-/// off shows a large scale: its views are then weighed down and gated wider rather than thrown out
-/// (issue 11 §2).
+/// off shows a large scale: its views are then weighed down and gated wider rather than thrown out.
 public enum CameraNoise {
   /// One view's squared reprojection error (pixels²) and its degrees of freedom (2 − leverage).
   public struct ViewError: Sendable, Equatable {

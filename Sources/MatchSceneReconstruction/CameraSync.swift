@@ -2,7 +2,7 @@ import Foundation
 import MatchSceneCore
 import MatchSceneGeometry
 
-/// Settings of `CameraSync` (issue 11 §7). The defaults suit 25–120 fps table-tennis and people data.
+/// Settings of `CameraSync`. The defaults suit 25–120 fps table-tennis and people data.
 public struct CameraSyncOptions: Sendable, Equatable {
   /// Whole-frame offsets searched, ± frames of each camera against the reference camera.
   public var searchFrames = 60

@@ -74,7 +74,7 @@ enum SessionSchema {
       }
       try db.execute(sql: "PRAGMA user_version = 1")
     }
-    // The match's story (issue 14): an event's optional fields beyond v1's columns (reason, score,
+    // The match's story: an event's optional fields beyond v1's columns (reason, score,
     // games, server, hand, zone, joint, duration), as a JSON object; NULL when it has none.
     migrator.registerMigration("v2-event-story") { db in
       try db.alter(table: "event") { t in t.add(column: "story", .text) }

@@ -1,6 +1,6 @@
 import MatchSceneCore
 
-/// How far the calibration a simulated rig writes out is from its true cameras (issue 11 §6): a real
+/// How far the calibration a simulated rig writes out is from its true cameras: a real
 /// calibration is a few pixels off at the image edge, and often one camera is much worse (a bumped
 /// tripod, a board seen at too few angles). Detections are made with the true cameras; `match.toml`'s
 /// folder gets the erroneous ones, and `truth/calibration.toml` the true ones.

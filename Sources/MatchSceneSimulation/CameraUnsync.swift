@@ -1,7 +1,7 @@
 import Foundation
 import MatchSceneCore
 
-/// Cameras that were not started together (issue 11 §7): real rigs are rarely genlocked. The first
+/// Cameras that were not started together: real rigs are rarely genlocked. The first
 /// camera is the match's clock; every other camera gets a hidden time offset τ = o + φ frames — a whole
 /// number o uniform in ±`maxFrames` and, with `subFramePhase`, a phase φ uniform in [−0.5, 0.5) — drawn
 /// from the seed (`RandomStream.unsync`). Its frame k then shows the scene at match time (k − τ)/fps, and

@@ -20,7 +20,7 @@ public struct DetectionNoise: Sendable, Equatable {
   /// foot or anywhere); it replaces the true detection when there is one (one detection per frame).
   public var falseBallRate: Double
 
-  // Harder faults (issue 11 §6). Each is off at its default, and then the detections are bit for bit
+  // Harder faults (`--faults hard`). Each is off at its default, and then the detections are bit for bit
   // those of a simulator without it: these faults draw from their own random stream
   // (`RandomStream.detectionFaults`), never from the detector's.
 

@@ -13,7 +13,7 @@ struct DrillCommand: ParsableCommand {
   @Argument(help: "Output folder of `matchscene reconstruct` (tracks.csv, report.json).")
   var output: String
 
-  @Option(help: "The drill: drill.toml (see README, \"Zones, drills and one-device recordings\").")
+  @Option(help: "The drill: drill.toml (see docs/commands/drill.md).")
   var drill: String
 
   func run() throws {

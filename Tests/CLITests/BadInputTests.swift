@@ -5,12 +5,14 @@ import XCTest
 /// The CLI on bad input: a clear message naming the file, a non-zero exit, nothing half-written.
 final class BadInputTests: XCTestCase {
   func testMissingMatchFolder() throws {
+    try requireTier(.integration)
     let result = try runMatchScene(["reconstruct", "/nonexistent/match", "-o", "/tmp/x"])
     XCTAssertNotEqual(result.status, 0)
     XCTAssertTrue(result.stderr.contains("/nonexistent/match"), result.stderr)
   }
 
   func testMalformedCalibrationNamesFileAndKeyAndWritesNothing() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     let calibration = folder.appendingPathComponent("calibration")
     try FileManager.default.createDirectory(at: calibration, withIntermediateDirectories: true)
@@ -32,6 +34,7 @@ final class BadInputTests: XCTestCase {
   }
 
   func testInvalidFlagValues() throws {
+    try requireTier(.integration)
     let result = try runMatchScene(["reconstruct", "x", "-o", "y", "--fps", "-3"])
     XCTAssertNotEqual(result.status, 0)
     XCTAssertTrue(result.stderr.contains("--fps"), result.stderr)
@@ -40,6 +43,7 @@ final class BadInputTests: XCTestCase {
   }
 
   func testEvaluateReportsAMalformedTracksFileWithItsLine() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     let bad = folder.appendingPathComponent("tracks.csv")
     try "frame,time,track,kind,joint,x,y,z,reproj_px,views\n1,0.1,P1,player,nose,1,2\n".write(to: bad, atomically: true, encoding: .utf8)

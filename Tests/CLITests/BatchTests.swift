@@ -58,6 +58,7 @@ final class BatchTests: XCTestCase {
   /// submitted again; `batch merge` then stores the same 8 sessions, in the same order with the same
   /// content hashes, as a one-process `batch` of the same manifest.
   func testRealSlurmArrayKilledTaskRerunAndMerge() throws {
+    try requireTier(.integration)
     let slurm = try LocalSlurm()
     defer { slurm.stop() }
     let folder = try makeTemporaryFolder("batch")
@@ -80,7 +81,7 @@ final class BatchTests: XCTestCase {
       """.write(to: script, atomically: true, encoding: .utf8)
     let logs = folder.appendingPathComponent("logs")
     let exports = [
-      "MATCHSCENE": productsDirectory.appendingPathComponent("matchscene").path, "MANIFEST": manifest.path, "LOGS": logs.path,
+      "MATCHSCENE": matchSceneBinary.path, "MANIFEST": manifest.path, "LOGS": logs.path,
     ]
     let job = try slurm.submitArray(script, array: "0-3", output: folder.appendingPathComponent("slurm-%a.out"), exports: exports)
 

@@ -8,6 +8,7 @@ import XCTest
 /// positions tracks.csv holds, under Pose2Sim's names.
 final class BiomechanicsFilesTests: XCTestCase {
   func testC3DAndTRCAgreeWithTracksCSV() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     let match = folder.appendingPathComponent("match"), out = folder.appendingPathComponent("out")
     let simulate = try runMatchScene(["simulate", "-o", match.path, "--duration", "3", "--seed", "5"])

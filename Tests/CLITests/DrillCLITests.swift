@@ -13,6 +13,7 @@ final class DrillCLITests: XCTestCase {
   }
 
   func testOneDeviceTouchDrillEndToEnd() throws {
+    try requireTier(.integration)
     let root = try makeTemporaryFolder("drill-cli")
     defer { try? FileManager.default.removeItem(at: root) }
     for format in ["mediapipe", "arkit"] {
@@ -46,6 +47,7 @@ final class DrillCLITests: XCTestCase {
 
   /// reconstruct --zones with a bad zones file fails before any work, naming the file and key.
   func testReconstructWithBadZonesNamesFileAndKey() throws {
+    try requireTier(.integration)
     let root = try makeTemporaryFolder("zones-cli")
     defer { try? FileManager.default.removeItem(at: root) }
     let match = root.appendingPathComponent("m")

@@ -11,6 +11,7 @@ import MatchSceneEvaluation
 /// simulate → reconstruct → evaluate on the built binary, as a user runs them.
 final class EndToEndTests: XCTestCase {
   func testSimulateReconstructEvaluate() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     let match = folder.appendingPathComponent("match"), out = folder.appendingPathComponent("out")
     let simulate = try runMatchScene(["simulate", "-o", match.path, "--duration", "6", "--seed", "3"])

@@ -6,6 +6,7 @@ import XCTest
 /// writing an empty tracks.csv.
 final class FrameRangeTests: XCTestCase {
   func testFramesOutsideTheDataAreAnError() throws {
+    try requireTier(.integration)
     let out = try makeTemporaryFolder().appendingPathComponent("out")
     let run = try runMatchScene(["reconstruct", OutputFolderTests.match.path, "-o", out.path, "--frames", "5000-6000"])
     XCTAssertNotEqual(run.status, 0)
@@ -14,6 +15,7 @@ final class FrameRangeTests: XCTestCase {
   }
 
   func testAHugeRangeIsBoundedByTheData() throws {
+    try requireTier(.integration)
     let out = try makeTemporaryFolder().appendingPathComponent("out")
     let run = try runMatchScene(["reconstruct", OutputFolderTests.match.path, "-o", out.path, "--frames", "0-1000000000000", "--no-scene"])
     XCTAssertEqual(run.status, 0, run.stderr)
@@ -25,6 +27,7 @@ final class FrameRangeTests: XCTestCase {
   /// players and the bystander, their TRC files, and joints within 10 mm of the truth on average
   /// (measured 3.7 mm); it used to stop with "nothing was reconstructed".
   func testATwelveFrameClipKeepsItsPeople() throws {
+    try requireTier(.integration)
     let out = try makeTemporaryFolder().appendingPathComponent("out")
     let run = try runMatchScene(["reconstruct", OutputFolderTests.match.path, "-o", out.path, "--frames", "100-111", "--no-scene"])
     XCTAssertEqual(run.status, 0, run.stderr)
@@ -40,6 +43,7 @@ final class FrameRangeTests: XCTestCase {
   }
 
   func testOneCameraReconstructsNothingAndSaysSo() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     let match = folder.appendingPathComponent("match")
     try FileManager.default.copyItem(at: OutputFolderTests.match, to: match)

@@ -142,6 +142,7 @@ final class HostileMatchCLITests: XCTestCase {
   ]
 
   func testEveryIssueCaseFailsClearlyAndLeavesNothing() throws {
+    try requireTier(.integration)
     let work = try makeTemporaryFolder()
     for (index, item) in Self.cases.enumerated() {
       let folder = work.appendingPathComponent("\(index)-" + item.name.filter { $0.isLetter || $0.isNumber })

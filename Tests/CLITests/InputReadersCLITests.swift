@@ -28,6 +28,7 @@ final class InputReadersCLITests: XCTestCase {
   }
 
   func testTOMLThatAbortedTheProcessIsAnErrorExit() throws {
+    try requireTier(.integration)
     let folder = try tinyMatch()
     for text in ["[[[", "[[[a]]]", "[.a]", "[\n", "sport = \"x\"\n[[ #]]"] {
       try Data(text.utf8).write(to: folder.appendingPathComponent("match.toml"))
@@ -40,6 +41,7 @@ final class InputReadersCLITests: XCTestCase {
   /// Seeded mutations of a match.toml (brackets, dots, quotes, line breaks inserted or deleted): the
   /// process always exits 0 or 1, never by a signal or an abort.
   func testMutatedMatchTOMLNeverCrashes() throws {
+    try requireTier(.integration)
     let folder = try tinyMatch()
     let seed = "sport = \"table-tennis\"\nfps = 60\n[skeleton]\nname = \"s\"\nkeypoints = [\"a\", \"b\"]\nbones = [[\"a\", \"b\"]]\n[frame_offsets]\ncam01 = 0\n"
     var random = SeededGenerator(seed: 16)
@@ -63,6 +65,7 @@ final class InputReadersCLITests: XCTestCase {
   }
 
   func testAnUnknownSportNamesTheSettingNotABuildPath() throws {
+    try requireTier(.integration)
     let folder = try tinyMatch()
     let result = try runMatchScene(["reconstruct", folder.path, "-o", folder.appendingPathComponent("out").path, "--sport", "curling"])
     XCTAssertNotEqual(result.status, 0)
@@ -73,6 +76,7 @@ final class InputReadersCLITests: XCTestCase {
   /// Pose2Sim's demo layout: a Qualisys calibration whose serials are `cam_01`, pose folders
   /// `cam01_json/cam01.0000.json …` and a padding file `del_000000_0.json` repeating frame 0.
   func testADemoLayoutWithAQualisysCalibrationReads() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     try Data("""
       <?xml version='1.0' encoding='ASCII'?>
@@ -97,6 +101,7 @@ final class InputReadersCLITests: XCTestCase {
   }
 
   func testTheDefaultSportIsANote() throws {
+    try requireTier(.integration)
     let folder = try tinyMatch()
     let result = try runMatchScene(["reconstruct", folder.path, "-o", folder.appendingPathComponent("out").path, "--no-analysis"])
     XCTAssertTrue(result.stderr.contains("note:") && result.stderr.contains("no sport named"), result.stderr)

@@ -16,6 +16,7 @@ final class LibraryExampleTests: XCTestCase {
   }
 
   func testExampleRunsThePipeline() throws {
+    try requireTier(.integration)
     let out = try makeTemporaryFolder().appendingPathComponent("out")
     let process = Process()
     process.executableURL = productsDirectory.appendingPathComponent("matchscene-library-example")

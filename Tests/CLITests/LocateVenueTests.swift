@@ -8,6 +8,7 @@ import XCTest
 /// the simulator put the table (its origin and axes are the venue's) within the stated uncertainty.
 final class LocateVenueTests: XCTestCase {
   func testLocateVenuePrintsATableMatchTomlReads() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     let match = folder.appendingPathComponent("match"), out = folder.appendingPathComponent("out")
     XCTAssertEqual(try runMatchScene(["simulate", "-o", match.path, "--duration", "24", "--seed", "5"]).status, 0)
@@ -28,6 +29,7 @@ final class LocateVenueTests: XCTestCase {
   }
 
   func testASportWithoutATableIsAClearError() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     let match = folder.appendingPathComponent("match"), out = folder.appendingPathComponent("out")
     XCTAssertEqual(try runMatchScene(["simulate", "-o", match.path, "--duration", "3", "--seed", "2"]).status, 0)

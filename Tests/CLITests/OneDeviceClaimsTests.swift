@@ -9,6 +9,7 @@ import XCTest
 /// `reconstruct` and gives P1's claims with the same definition as a camera match.
 final class OneDeviceClaimsTests: XCTestCase {
   func testClaimsFromOneDevice() throws {
+    try requireTier(.integration)
     for format in ["arkit", "mediapipe"] {
       let folder = try makeTemporaryFolder("one-device-claims")
       defer { try? FileManager.default.removeItem(at: folder) }

@@ -9,6 +9,7 @@ import XCTest
 /// table tennis; the ball at rest and the rallies it ends for every sport.
 final class OtherSportTests: XCTestCase {
   func testASportWithoutATableIsAnalysedWithoutEvents() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     let match = folder.appendingPathComponent("match")
     let simulate = try runMatchScene(["simulate", "-o", match.path, "--duration", "4", "--seed", "2"])

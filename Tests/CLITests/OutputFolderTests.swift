@@ -8,10 +8,12 @@ import XCTest
 
 /// `reconstruct -o` writes its folder whole: exactly one run's files, never a mix, even when killed.
 final class OutputFolderTests: XCTestCase {
-  /// A simulated match shared by these tests (4 s, seed 5).
+  /// A simulated match shared by these tests (4 s, seed 5), made once per process. Integration tier:
+  /// without it, a path that is never made (every test using it skips at its first `runMatchScene`).
   static let match: URL = {
     let folder = try! makeTemporaryFolder("matchscene-outputs")
     let match = folder.appendingPathComponent("match")
+    guard TestTier.enabled.contains(.integration) else { return match }
     let result = try! runMatchScene(["simulate", "-o", match.path, "--duration", "4", "--seed", "5"])
     precondition(result.status == 0, result.stderr)
     return match
@@ -31,6 +33,7 @@ final class OutputFolderTests: XCTestCase {
   }
 
   func testSecondRunLeavesOnlyItsOwnFiles() throws {
+    try requireTier(.integration)
     let out = try makeTemporaryFolder().appendingPathComponent("out")
     let first = try runMatchScene(["reconstruct", Self.match.path, "-o", out.path, "--ball-trail", "0.2"])
     XCTAssertEqual(first.status, 0, first.stderr)
@@ -47,6 +50,7 @@ final class OutputFolderTests: XCTestCase {
   }
 
   func testAFolderMatchSceneDidNotWriteIsNotReplaced() throws {
+    try requireTier(.integration)
     let out = try makeTemporaryFolder()
     try "mine".write(to: out.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
     let run = try runMatchScene(["reconstruct", Self.match.path, "-o", out.path, "--no-scene"])
@@ -58,6 +62,7 @@ final class OutputFolderTests: XCTestCase {
   /// A bad `-o` is reported before any work: with a match folder that would fail to read, the error is
   /// still the output's (it is checked first), it names the path in the way, and nothing is written.
   func testABadOutputIsReportedBeforeTheRun() throws {
+    try requireTier(.integration)
     let root = try makeTemporaryFolder()
     let file = root.appendingPathComponent("a-file")
     try "x".write(to: file, atomically: true, encoding: .utf8)
@@ -80,6 +85,7 @@ final class OutputFolderTests: XCTestCase {
   /// Kills runs at moments spread over a whole run: the folder always holds the first run's files,
   /// byte for byte, and the next run cleans up what killed runs left beside it.
   func testKilledRunsLeaveThePreviousOutputIntact() throws {
+    try requireTier(.integration)
     let parent = try makeTemporaryFolder()
     let out = parent.appendingPathComponent("out")
     let started = Date()
@@ -99,7 +105,7 @@ final class OutputFolderTests: XCTestCase {
       // Spread over the run, with random jitter: reading, reconstruction, export, the swap itself.
       let delay = runTime * (Double(k) + Double.random(in: 0..<1, using: &generator)) / 8
       let process = Process()
-      process.executableURL = productsDirectory.appendingPathComponent("matchscene")
+      process.executableURL = matchSceneBinary
       process.arguments = ["reconstruct", Self.match.path, "-o", out.path, "--no-analysis"]
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
@@ -128,6 +134,7 @@ final class OutputFolderTests: XCTestCase {
   }
 
   func testDemoNamesPlayersAndBystander() throws {
+    try requireTier(.integration)
     let out = try makeTemporaryFolder().appendingPathComponent("out")
     let run = try runMatchScene(["reconstruct", Self.match.path, "-o", out.path, "--no-scene"])
     XCTAssertEqual(run.status, 0, run.stderr)

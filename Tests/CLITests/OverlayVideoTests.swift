@@ -11,6 +11,7 @@ import XCTest
 /// the calibration projects them (scaled by one half).
 final class OverlayVideoTests: XCTestCase {
   func testOverlayOnTheCamerasVideoIsFrameAccurate() throws {
+    try requireTier(.integration)
     _ = try FFmpeg.executable("ffmpeg")
     _ = try FFmpeg.executable("ffprobe")
     let folder = try makeTemporaryFolder()

@@ -6,6 +6,7 @@ import XCTest
 /// joint at `--cutoff` as before. End to end on the built binary, against the simulator's truth.
 final class ResidualCutoffCLITests: XCTestCase {
   func testResidualCutoffBeatsTheFixedCutoffAtTwiceTheNoise() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     let match = folder.appendingPathComponent("match")
     let simulate = try runMatchScene(["simulate", "-o", match.path, "--duration", "4", "--seed", "3", "--noise-scale", "2"])

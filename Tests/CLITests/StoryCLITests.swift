@@ -8,6 +8,7 @@ import XCTest
 /// the new events; bad flags refused.
 final class StoryCLITests: XCTestCase {
   func testSimulateWithClaimsThenReconstructWritesTheStory() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     let match = folder.appendingPathComponent("match"), out = folder.appendingPathComponent("out")
     let simulate = try runMatchScene(["simulate", "-o", match.path, "--duration", "14", "--seed", "4", "--claims"])
@@ -33,6 +34,7 @@ final class StoryCLITests: XCTestCase {
   }
 
   func testBadStoryFlagsAreRefused() throws {
+    try requireTier(.integration)
     for (flag, value) in [("--score-policy", "loudest"), ("--claim-hold", "0"), ("--rest-hold", "-1"), ("--rest-radius", "2m")] {
       let run = try runMatchScene(["reconstruct", "nowhere", "-o", "out", flag, value])
       XCTAssertNotEqual(run.status, 0)

@@ -8,6 +8,7 @@ import XCTest
 /// tracks.csv have reproj_px and views empty.
 final class TracksLayoutTests: XCTestCase {
   func testWideLayoutRoundTripsThroughPythonCSV() throws {
+    try requireTier(.tools)
     let python = "/usr/bin/python3"
     guard FileManager.default.isExecutableFile(atPath: python) else {
       if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("python3 missing: apt-get install -y python3") }
@@ -48,17 +49,11 @@ final class TracksLayoutTests: XCTestCase {
       """
     let scriptURL = folder.appendingPathComponent("wide.py")
     try script.write(to: scriptURL, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [
+    let run = try runProgram(URL(fileURLWithPath: python), [
       scriptURL.path, out.appendingPathComponent("tracks.csv").path, out.appendingPathComponent("tracks_wide.csv").path,
-    ]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    XCTAssertEqual(process.terminationStatus, 0)
+    ])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    let data = run.data
     struct Summary: Decodable {
       var long, wide, cells, mismatches, filled, badFilled, columns: Int
       var consecutive: Bool

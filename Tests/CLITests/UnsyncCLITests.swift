@@ -9,6 +9,7 @@ import XCTest
 /// with their uncertainty in report.json; `--no-estimate-sync` keeps the cameras as they are.
 final class UnsyncCLITests: XCTestCase {
   func testSimulatedUnsynchronisedCamerasAreFoundAndReported() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     let match = folder.appendingPathComponent("match"), out = folder.appendingPathComponent("out")
     let simulate = try runMatchScene([

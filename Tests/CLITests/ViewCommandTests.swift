@@ -6,6 +6,7 @@ import XCTest
 /// page, the page opened from file:// in Chromium with no page-relaxing flag, events.json's events shown.
 final class ViewCommandTests: XCTestCase {
   func testViewBundlesThreeJSAndThePageLoads() throws {
+    try requireTier(.integration)
     let browser = try Chromium.executable()
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

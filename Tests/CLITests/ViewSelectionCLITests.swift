@@ -6,6 +6,7 @@ import XCTest
 /// view-selection figures, end to end on the built binary.
 final class ViewSelectionCLITests: XCTestCase {
   func testGateFlagKeyAndViewsFile() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     let match = folder.appendingPathComponent("match"), out = folder.appendingPathComponent("out")
     let simulate = try runMatchScene(["simulate", "-o", match.path, "--duration", "3", "--seed", "4"])
@@ -77,6 +78,7 @@ final class ViewSelectionCLITests: XCTestCase {
 /// with); `--keep-calibration` uses the file as given and writes none.
 final class KeepCalibrationCLITests: XCTestCase {
   func testAKnockedCameraIsCorrectedUnlessKept() throws {
+    try requireTier(.integration)
     let match = try makeTemporaryFolder().appendingPathComponent("match")
     let folder = match.deletingLastPathComponent()
     let simulated = try runMatchScene(["simulate", "-o", match.path, "--duration", "3", "--seed", "4"])

@@ -11,7 +11,7 @@
 # Leaks are not checked (-detect_leaks=0, and ASan's check at exit off): LeakSanitizer reports allocations
 # left at exit by Swift's runtime caches and inside TOMLKit's conversion of TOML values (a few small
 # allocations per value; harmless for a command that reads a few files, not investigated further).
-# The long run of the README: Tests/Fuzz/run.sh 600.
+# The long run (docs/development.md): Tests/Fuzz/run.sh 600.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

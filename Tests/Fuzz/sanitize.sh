@@ -5,7 +5,7 @@
 # bundle adjustment) and MatchSceneReconstructionTests.
 #   Tests/Fuzz/sanitize.sh [FILTER]
 # Not part of `./quickstart.sh test`: the instrumented build of the whole package takes 20–40 minutes on a
-# 2-core machine. The figures of its last run are in README ("Fuzzing and sanitizers").
+# 2-core machine. The figures of its last run are in docs/development.md ("Fuzzing and sanitizers").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 filter=${1:-MatchSceneGeometryTests|MatchSceneReconstructionTests}

@@ -113,6 +113,7 @@ final class KeyframeReductionTests: XCTestCase {
   }
 
   func testEveryReducedChannelReproducesEveryFrameWithinTheTolerance() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     for (tolerance, shared) in [(0.001, false), (0.005, false), (0.02, false), (0.005, true)] {
       let (full, reduced) = try reduced(
         tolerance, clips: [(name: "rally-01", frames: 25...45)], sharedKeysPerNode: shared)

@@ -14,6 +14,7 @@ final class AngleAccuracyTests: XCTestCase {
 
   /// Noise-free detections: every angle within 0.5° of the truth at every frame (tolerance from the issue).
   func testNoiseFreeAnglesMatchTruth() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     let (estimate, truth) = try cleanFixture.angles()
     XCTAssertEqual(estimate.map(\.track), ["P1", "P2"])
     let errors = angleErrors(estimate, truth)
@@ -29,6 +30,7 @@ final class AngleAccuracyTests: XCTestCase {
   /// 20° where the truth has none (a true step under 15°: the racket shoulder's plane truly moves up to
   /// 18.5° per frame in a swing).
   func testDefaultNoiseAngles() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     let (estimate, truth) = try noisyFixture.angles()
     let errors = angleErrors(estimate, truth)
     print(report(errors))
@@ -57,6 +59,7 @@ final class AngleAccuracyTests: XCTestCase {
 
   /// The uncertainty is of the size of the error: the mean error lies within 0.2…5 times the mean σ.
   func testUncertaintyIsCommensurate() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     let (estimate, truth) = try noisyFixture.angles()
     let errors = angleErrors(estimate, truth)
     for a in [FormAngle.elbowFlexionRight, .kneeFlexionLeft, .trunkRotation] {

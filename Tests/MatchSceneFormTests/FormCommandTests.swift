@@ -18,6 +18,7 @@ final class FormCommandTests: XCTestCase {
   }()
 
   func testFormWritesItsOutputsAndTheReference() throws {
+    try requireTier(.integration)
     let out = Self.outFolder
     let reference = out.deletingLastPathComponent().appendingPathComponent("ref.json")
     let run = try runMatchScene(["form", out.path, "--save-reference", reference.path, "--player", "P1", "--kind", "forehand"])
@@ -51,6 +52,7 @@ final class FormCommandTests: XCTestCase {
 
   /// `simulate --left-handed P2` plays P2 left-handed and writes the true strokes.
   func testSimulateLeftHandedWritesTrueStrokes() throws {
+    try requireTier(.integration)
     let folder = try makeTemporaryFolder().appendingPathComponent("match")
     let run = try runMatchScene(["simulate", "-o", folder.path, "--duration", "6", "--seed", "3", "--left-handed", "P2"])
     XCTAssertEqual(run.status, 0, run.stderr)
@@ -68,6 +70,7 @@ final class FormCommandTests: XCTestCase {
   /// `simulate --technique P1:…` changes P1's true motion and nothing when it repeats the defaults; a bad
   /// value names the flag and the accepted keys with their ranges.
   func testSimulateTechniqueFlag() throws {
+    try requireTier(.integration)
     let root = try makeTemporaryFolder()
     func truth(_ name: String, _ extra: [String]) throws -> String {
       let folder = root.appendingPathComponent(name)
@@ -105,6 +108,7 @@ final class FormCommandTests: XCTestCase {
   }
 
   func testClipErrorsNameTheFlag() throws {
+    try requireTier(.integration)
     let out = Self.outFolder
     let noPlayer = try runMatchScene(["clip", out.path, "--player", "P9"])
     XCTAssertNotEqual(noPlayer.status, 0)
@@ -133,6 +137,7 @@ final class FormCommandTests: XCTestCase {
   /// The clip passes the glTF checks and plays in three.js with P1's right wrist where tracks.csv has
   /// it (through extras.clipFromWorld) within 1 mm; the ghost is drawn translucent.
   func testClipPlaysWithTheWristWhereTracksCSVSaysIt() throws {
+    try requireTier(.integration)
     let out = Self.outFolder
     let reference = out.deletingLastPathComponent().appendingPathComponent("ref-stroke.json")
     let save = try runMatchScene(["form", out.path, "--save-reference", reference.path, "--player", "P2", "--stroke", "1"])

@@ -1,11 +1,13 @@
 import MatchSceneCore
 import MatchSceneForm
 import MatchSceneSimulation
+import TestSupport
 import XCTest
 
 /// Stroke segmentation, classification and handedness against the simulator's true strokes.
 final class StrokeTests: XCTestCase {
   func testStrokesMatchTruth() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     let fixture = mixedHandsFixture
     let form = try fixture.form()
     // The truth within the reconstructed frames (contact frames the cameras cover).

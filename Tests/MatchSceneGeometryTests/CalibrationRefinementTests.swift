@@ -127,6 +127,7 @@ final class CalibrationRefinementTests: XCTestCase {
   /// ten times closer at 0.1 px (two player-sized clouds leave rotation and translation partly
   /// interchangeable).
   func testRecoversAKnockedCameraWithTheOthersFixed() throws {
+    try requireTier(.integration)  // slow in a debug build: bundle adjustment of a whole rig at -O0
     for seed in UInt64(1)...3 {
       let scene = seed == 1 ? Self.clean : Self.makeScene(seed: seed)
       try checkRecovery(scene, seed: seed)
@@ -162,6 +163,7 @@ final class CalibrationRefinementTests: XCTestCase {
   /// The basin is wide: 10° and 30 cm (residuals of hundreds of pixels, the robust triangulation
   /// rejecting nearly every view of the knocked camera) come back as well, in about as many iterations.
   func testRecoversALargeKnock() throws {
+    try requireTier(.integration)  // slow in a debug build: bundle adjustment of a whole rig at -O0
     let scene = Self.makeScene(degrees: 10, metres: 0.3, seed: 1)
     let (result, error, _) = try Self.refineKnocked(scene)
     print("10° / 30 cm: \(result.iterations) iterations; cam03 off by \(error.degrees)° \(error.metres * 1000) mm")
@@ -173,6 +175,7 @@ final class CalibrationRefinementTests: XCTestCase {
   /// Automatic gauge (reference = the most observed camera, scale = the next): the reference stays put,
   /// the scale camera keeps its distance, and the knocked camera still comes back.
   func testRecoversAKnockedCameraWithTheAutomaticGauge() throws {
+    try requireTier(.integration)  // slow in a debug build: bundle adjustment of a whole rig at -O0
     let scene = Self.clean
     let (points, observations) = try Self.triangulate(scene, cameras: scene.perturbedCameras)
     let result = try CalibrationRefinement.refine(
@@ -211,6 +214,7 @@ final class CalibrationRefinementTests: XCTestCase {
 
   /// Distortion on (the rig tests' HD lens): the residuals go through the lens model and its Jacobian.
   func testRecoversAKnockedCameraWithDistortion() throws {
+    try requireTier(.integration)  // slow in a debug build: bundle adjustment of a whole rig at -O0
     let scene = Self.makeScene(distortion: [-0.12, 0.05, 0.0004, -0.0003, 0.01], seed: 4)
     let (result, error, _) = try Self.refineKnocked(scene)
     print("distortion: \(result.iterations) iterations; cam03 off by \(error.degrees)° \(error.metres * 1000) mm")
@@ -221,6 +225,7 @@ final class CalibrationRefinementTests: XCTestCase {
 
   /// The Cauchy loss, from the same 1° start: converges too, in fewer iterations.
   func testRecoversAKnockedCameraWithTheCauchyLoss() throws {
+    try requireTier(.integration)  // slow in a debug build: bundle adjustment of a whole rig at -O0
     let (result, error, _) = try Self.refineKnocked(Self.clean) { $0.loss = .cauchy }
     print("cauchy: \(result.iterations) iterations; cam03 off by \(error.degrees)° \(error.metres * 1000) mm")
     XCTAssertLessThan(error.degrees, 0.05)
@@ -246,6 +251,7 @@ final class CalibrationRefinementTests: XCTestCase {
 
   /// A focal length 1.5 % off as well as the pose: with focal refinement on, both come back.
   func testRefinesTheFocalLength() throws {
+    try requireTier(.integration)  // slow in a debug build: bundle adjustment of a whole rig at -O0
     var scene = Self.makeScene(seed: 5)
     scene.perturbedCameras[2].fx *= 1.015
     scene.perturbedCameras[2].fy *= 1.015
@@ -301,6 +307,7 @@ final class CalibrationRefinementTests: XCTestCase {
   }
 
   func testACameraWithoutObservationsIsNamed() throws {
+    try requireTier(.integration)  // slow in a debug build: bundle adjustment of a whole rig at -O0
     let scene = Self.clean
     let (points, observations) = try Self.triangulate(scene, cameras: scene.perturbedCameras)
     let withoutCam2 = observations.filter { $0.camera != 1 }
@@ -411,6 +418,7 @@ final class CalibrationRefinementTests: XCTestCase {
   /// Robustly triangulated with the knocked calibration, the knocked camera stands out by name; with the
   /// true calibration no camera does, and every camera's noise scale reads the 1 px noise (0.67 σ for norms).
   func testSelfCheckNamesTheKnockedCameraAndOnlyIt() throws {
+    try requireTier(.integration)  // slow in a debug build: bundle adjustment of a whole rig at -O0
     let scene = Self.clean
     let knocked = try Self.triangulate(scene, cameras: scene.perturbedCameras)
     let check = CalibrationSelfCheck.check(

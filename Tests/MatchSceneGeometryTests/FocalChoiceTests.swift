@@ -18,6 +18,7 @@ final class FocalChoiceTests: XCTestCase {
   }
 
   func testAFocalErrorTheDataShowsIsRefined() throws {
+    try requireTier(.integration)  // slow in a debug build: bundle adjustment of a whole rig at -O0
     var scene = CalibrationRefinementTests.makeScene(degrees: 0.5, metres: 0.02, seed: 7)
     scene.perturbedCameras[2].fx *= 1.015
     scene.perturbedCameras[2].fy *= 1.015
@@ -32,6 +33,7 @@ final class FocalChoiceTests: XCTestCase {
   }
 
   func testARightFocalLengthIsKept() throws {
+    try requireTier(.integration)  // slow in a debug build: bundle adjustment of a whole rig at -O0
     let scene = CalibrationRefinementTests.makeScene(degrees: 0.5, metres: 0.02, seed: 8)
     let (result, choice) = try Self.choose(scene)
     print("focal right: ΔBIC \(choice.bicDelta), fx \(result.cameras[2].fx)")

@@ -2,12 +2,14 @@ import Foundation
 import MatchSceneCore
 @testable import MatchScenePipeline
 import MatchSceneReconstruction
+import TestSupport
 import XCTest
 
 /// The pipeline keeps only the detections the all-views error samples once the reconstruction is done
 /// (issue 16 §1: memory): on them the error is the same, distance for distance, as on all of them.
 final class AllViewsSampleTests: XCTestCase {
   func testTheSampledDetectionsGiveTheSameDistances() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     var match = MatchPipelineTests.simulated.match
     // One camera counts its frames from 7: the sample is taken in match frames.
     let shifted = match.cameras[1].name

@@ -24,6 +24,7 @@ final class CrossingAndEarlyBounceTests: XCTestCase {
   }()
 
   func testCrossingPeopleKeepTheirIdsAndEarlyBouncesAreFound() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     let truth = Self.simulated.truth.points
     // The scene is what it claims: the bystander passes within a metre of a player (pelvis centres
     // across the ground) …

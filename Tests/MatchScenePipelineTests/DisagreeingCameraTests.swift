@@ -11,6 +11,7 @@ import XCTest
 /// accuracy does not suffer); the corrected calibration is written only when asked for.
 final class DisagreeingCameraTests: XCTestCase {
   func testDefaultRunCorrectsTheCameraThatDisagrees() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     let simulated = MatchPipelineTests.simulated
     var match = simulated.match
     let knocked = 1

@@ -44,6 +44,7 @@ final class MatchStoryTests: XCTestCase {
   /// Points attributed right (winner within 1 s of the true decision) in ≥ 98 % of rallies over the
   /// seeds, and the game score right at the end of every match.
   func testPointsAndTheScoreFollowTheRules() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     var right = 0, total = 0
     var report: [String] = []
     for run in Self.runs {
@@ -80,6 +81,7 @@ final class MatchStoryTests: XCTestCase {
   /// Claims: F1 ≥ 0.98 within 0.5 s of the truth (same player); no claim during a smash, a stretch or
   /// a toss.
   func testClaimsAreFoundAndDecoysAreNot() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     var tp = 0, fp = 0, fn = 0
     var decoys: [SimulatedGesture.Kind: Int] = [:]
     var falseFromDecoys = 0
@@ -116,7 +118,8 @@ final class MatchStoryTests: XCTestCase {
 
   /// `ball_at_rest`: precision and recall ≥ 0.95 within 10 frames of the truth (the ball on the
   /// server's palm, and lying still after a rally).
-  func testBallAtRestTableTennis() {
+  func testBallAtRestTableTennis() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     var tp = 0, fp = 0, fn = 0, unseen = 0
     for run in Self.runs {
       let all = run.simulated.events.filter { $0.type == .ballAtRest }
@@ -148,6 +151,7 @@ final class MatchStoryTests: XCTestCase {
   /// point), override (a wrong claim wins and is listed); score.json round-trips through a plain JSON
   /// reader.
   func testScorePoliciesAndScoreJSON() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     var wrongClaims = 0, listed = 0
     for run in Self.runs {
       let r = run.result

@@ -20,6 +20,7 @@ final class SyncPipelineTests: XCTestCase {
   }
 
   func testUnsynchronisedCamerasReconstructWithin10PercentOfSynchronised() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     let folder = try makeTemporaryFolder()
     var options = PipelineOptions()
     options.analysis = false
@@ -53,6 +54,7 @@ final class SyncPipelineTests: XCTestCase {
   }
 
   func testFrameOffsetsInMatchTomlOverrideAndTheFlagSwitchesEstimationOff() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     let m = try simulate(unsync: 30)
     let folder = try makeTemporaryFolder().appendingPathComponent("match")
     try m.writeMatchFolder(to: folder)

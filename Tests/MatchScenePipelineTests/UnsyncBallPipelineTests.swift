@@ -18,6 +18,7 @@ import XCTest
 /// (before the contact fit) the p95 was ×1.25 and this test failed.
 final class UnsyncBallPipelineTests: XCTestCase {
   func testTheBallOfUnsynchronisedCamerasStaysCloseToTheSynchronisedMatch() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     let sport = try SportSpec.builtIn("table-tennis")
     let folder = try makeTemporaryFolder()
     var ball: [ErrorStatistics] = []

@@ -133,6 +133,7 @@ final class VenueFrameTests: XCTestCase {
 /// world.
 final class TableCornersTests: XCTestCase {
   func testCornersLocateTheVenueInAnyWorld() throws {
+    try requireTier(.integration)
     let simulated = MatchPipelineTests.simulated
     let table = try XCTUnwrap(try SportSpec.builtIn("table-tennis").tableGeometry())
     let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)].map {

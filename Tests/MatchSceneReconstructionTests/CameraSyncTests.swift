@@ -17,6 +17,7 @@ final class CameraSyncTests: XCTestCase {
   }
 
   func testOffsetsUpTo30FramesAndTheirPhasesAreRecovered() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     for seed: UInt64 in [4] {
       let m = try simulate(seed: seed, unsync: 30)
       let estimates = try CameraSync().estimate(m.match)
@@ -37,6 +38,7 @@ final class CameraSyncTests: XCTestCase {
   /// A long match is looked at through a window in its middle (`maxFrames`): here 6 s of a 10 s match,
   /// cut so that a camera's own frames are not those of the reference; the offsets still come out.
   func testAWindowOfTheMatchFindsTheSameOffsets() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     let m = try simulate(seed: 4, unsync: 30)
     var options = CameraSyncOptions()
     options.maxFrames = nil
@@ -58,6 +60,7 @@ final class CameraSyncTests: XCTestCase {
   }
 
   func testSynchronisedCamerasGiveZeroOffsets() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     let m = try simulate(seed: 3, unsync: 0, duration: 4)
     for e in try CameraSync().estimate(m.match) {
       XCTAssertEqual(e.frames, 0, "\(e)")
@@ -66,6 +69,7 @@ final class CameraSyncTests: XCTestCase {
   }
 
   func testACameraWithoutDetectionsOrTooFewPairsIsLeftOut() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     var m = try simulate(seed: 3, unsync: 0, duration: 2).match
     m.detections["cam3"] = nil
     XCTAssertEqual(try CameraSync().estimate(m).map(\.camera), ["cam2", "cam4"])

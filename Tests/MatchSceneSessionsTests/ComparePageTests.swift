@@ -8,6 +8,7 @@ final class ComparePageTests: XCTestCase {
   /// Two sessions with strokes and angles, compared on the command line: compare.json lists the plots,
   /// and Chromium loads compare.html with no page or console errors and every listed plot drawn.
   func testComparePageLoadsInChromiumWithEveryPlot() throws {
+    try requireTier(.integration)
     let dir = try makeTemporaryFolder("sessions-page")
     defer { try? FileManager.default.removeItem(at: dir) }
     let store = dir.appendingPathComponent("s.sqlite").path

@@ -17,6 +17,8 @@ final class KillSafetyTests: XCTestCase {
   /// (same summary, its tracks decode to the same rows), the interrupted one is absent or complete, and
   /// `sqlite3 'PRAGMA integrity_check'` says ok.
   func testKillDuringAddLeavesTheStoreWhole() throws {
+    try requireTier(.integration)
+    try requireTier(.tools)  // checks the store with the sqlite3 shell
     let dir = try makeTemporaryFolder("sessions-kill")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("store.sqlite").path
@@ -32,7 +34,7 @@ final class KillSafetyTests: XCTestCase {
     }
     func add(_ folder: URL, output: Pipe? = nil) throws -> Process {
       let process = Process()
-      process.executableURL = productsDirectory.appendingPathComponent("matchscene")
+      process.executableURL = matchSceneBinary
       process.arguments = ["sessions", "add", folder.path, "--store", path]
       process.standardOutput = output ?? FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
@@ -101,6 +103,7 @@ final class KillSafetyTests: XCTestCase {
 /// WAL: `list` and `load` read while another process adds a session.
 final class ConcurrentReadTests: XCTestCase {
   func testReadersBesideAWriter() throws {
+    try requireTier(.integration)
     let dir = try makeTemporaryFolder("sessions-wal")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("store.sqlite").path
@@ -108,7 +111,7 @@ final class ConcurrentReadTests: XCTestCase {
     let first = try store.add(try SessionInput.read(outputFolder: try writeOutputFolder(try simulatedMatch(seed: 61, duration: 4), to: dir.appendingPathComponent("a"))))
     let second = try writeOutputFolder(try simulatedMatch(seed: 62, duration: 20), to: dir.appendingPathComponent("b"))
     let writer = Process()
-    writer.executableURL = productsDirectory.appendingPathComponent("matchscene")
+    writer.executableURL = matchSceneBinary
     writer.arguments = ["sessions", "add", second.path, "--store", path]
     writer.standardOutput = FileHandle.nullDevice
     try writer.run()

@@ -8,6 +8,7 @@ final class RallyOverlayTests: XCTestCase {
   /// Rally 1 of one session and rally 2 of another in one scene: frame 0 is each rally's start, positions
   /// are the sessions' own (venue = world here), and the glb passes the validator with nodes A-P1, B-P1.
   func testTwoRalliesInOneScene() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match
     let dir = try makeTemporaryFolder("sessions-overlay")
     defer { try? FileManager.default.removeItem(at: dir) }
     let store = try SessionStore(path: dir.appendingPathComponent("store.sqlite").path)

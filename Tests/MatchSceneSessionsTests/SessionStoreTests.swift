@@ -73,6 +73,7 @@ final class SessionStoreTests: XCTestCase {
 
   /// A store holding a schema step this build does not know is refused, and its bytes are not touched.
   func testNewerSchemaIsRefusedWithoutDamage() throws {
+    try requireTier(.tools)  // checks the file with the sqlite3 shell
     let dir = try makeTemporaryFolder("sessions")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("store.sqlite").path
@@ -95,15 +96,8 @@ final class SessionStoreTests: XCTestCase {
   }
 }
 
-/// Runs the `sqlite3` command-line shell on `file`.
+/// Runs the `sqlite3` command-line shell on `file` (tools tier: skipped unless it is enabled).
 func sqlite3(_ file: String, _ sql: String) throws -> (status: Int32, stdout: String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-  process.arguments = [file, sql]
-  let out = Pipe()
-  process.standardOutput = out
-  try process.run()
-  let data = out.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  let result = try runProgram(URL(fileURLWithPath: try programOnPath("sqlite3", hint: "apt-get install -y sqlite3")), [file, sql])
+  return (result.status, result.stdout)
 }

@@ -7,6 +7,7 @@ import XCTest
 /// `matchscene sessions …` end to end on the built binary.
 final class SessionsCLITests: XCTestCase {
   func testAddListShowExportRemove() throws {
+    try requireTier(.integration)
     let dir = try makeTemporaryFolder("sessions-cli")
     defer { try? FileManager.default.removeItem(at: dir) }
     let store = dir.appendingPathComponent("s.sqlite").path

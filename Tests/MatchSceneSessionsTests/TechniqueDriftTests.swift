@@ -12,6 +12,7 @@ import XCTest
 /// are the same and only P1's trunk (and what the simulator's body moves with it) differs.
 final class TechniqueDriftTests: XCTestCase {
   func testCompareFindsAChangedTrunkRotation() throws {
+    try requireTier(.integration)
     let root = try makeTemporaryFolder("matchscene-drift")
     let store = root.appendingPathComponent("sessions.sqlite").path
     let truthStore = root.appendingPathComponent("truth.sqlite").path

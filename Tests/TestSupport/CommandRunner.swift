@@ -22,12 +22,21 @@ public var productsDirectory: URL {
   #endif
 }
 
-/// Runs the built `matchscene` with `arguments`, waiting for it to exit.
+/// The `matchscene` binary the integration tier runs: `MATCHSCENE_BINARY` when set (the test command sets
+/// it to the release binary it built once, `.build/release/matchscene`), else the debug one beside the tests.
+public var matchSceneBinary: URL {
+  if let path = ProcessInfo.processInfo.environment["MATCHSCENE_BINARY"], !path.isEmpty {
+    return URL(fileURLWithPath: path)
+  }
+  return productsDirectory.appendingPathComponent("matchscene")
+}
+
+/// Runs the built `matchscene` (`matchSceneBinary`) with `arguments`, waiting for it to exit.
 /// Standard input is closed; output is captured (so progress output stays off, as when piped).
 /// Integration tier: skipped unless `MATCHSCENE_TEST_TIERS` enables it.
 public func runMatchScene(_ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
   try requireTier(.integration)
-  return try runProgram(productsDirectory.appendingPathComponent("matchscene"), arguments, in: directory)
+  return try runProgram(matchSceneBinary, arguments, in: directory)
 }
 
 /// Runs `program` with `arguments`, waiting for it to exit; standard input closed, output captured.
@@ -62,9 +71,11 @@ public func runProgram(_ program: URL, _ arguments: [String], in directory: URL?
     stderr: String(decoding: errSink.data, as: UTF8.self), data: outData)
 }
 
-/// The path of the program `name` on PATH. - Throws: `XCTSkip` saying `hint` when it is missing; under
-/// CI (`CI` set) the test fails instead.
+/// The path of the program `name` on PATH (a tools-tier program: Blender, Chromium, ffmpeg…).
+/// - Throws: `XCTSkip` unless the tools tier is enabled; `XCTSkip` saying `hint` when it is missing, but
+///   under CI (`CI` set) the test fails instead.
 public func programOnPath(_ name: String, hint: String) throws -> String {
+  try requireTier(.tools)
   let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
     .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
   guard let path else {

@@ -11,8 +11,9 @@ public final class LocalSlurm {
   private let environment: [String: String]
 
   /// Starts munged, slurmctld and slurmd, and waits until the node is idle.
-  /// - Throws: `XCTSkip` when Slurm or munge is not installed or the user is not root (a failure under CI).
+  /// - Throws: `XCTSkip` unless the tools tier is enabled; `XCTSkip` when Slurm or munge is not installed or the user is not root (a failure under CI).
   public init() throws {
+    try requireTier(.tools)
     let tools = ["/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/sbin/munged", "/usr/bin/sbatch", "/usr/bin/squeue", "/usr/bin/sinfo"]
     let missing = tools.filter { !FileManager.default.isExecutableFile(atPath: $0) }
     guard missing.isEmpty, getuid() == 0 else {

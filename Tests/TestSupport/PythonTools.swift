@@ -4,8 +4,10 @@ import XCTest
 /// The Python readers the tests check our files with (independent implementations from PyPI: `c3d`,
 /// `ezc3d`), installed by `./quickstart.sh test` into a virtual environment in `.build/python-tools`.
 public enum PythonTools {
-  /// `.build/python-tools/bin/python`. - Throws: `XCTSkip` when missing (a failure under CI).
+  /// `.build/python-tools/bin/python`. - Throws: `XCTSkip` unless the tools tier is enabled, or when it is
+  /// missing (a failure under CI).
   public static func python() throws -> String {
+    try requireTier(.tools)
     // productsDirectory is .build/<triple>/debug; the venv sits in .build.
     let build = productsDirectory.deletingLastPathComponent().deletingLastPathComponent()
     let python = build.appendingPathComponent("python-tools/bin/python").path

@@ -4,7 +4,8 @@ import XCTest
 /// The test tiers. `swift test` alone runs the unit and library tier; the README's test command runs all three.
 ///
 /// - `unit`: in-process tests on small shared fixtures; no process is spawned.
-/// - `integration`: the `matchscene` command end to end (a release binary built once).
+/// - `integration`: the `matchscene` command end to end (a release binary built once, `MATCHSCENE_BINARY`),
+///   and the in-process accuracy tests that need whole simulated matches (minutes in a debug build).
 /// - `tools`: the programs users open our files with (Blender, Chromium, Slurm, ffmpeg, Python readers).
 public enum TestTier: String, CaseIterable, Sendable {
   case unit, integration, tools

@@ -10,7 +10,7 @@
 # operator (one armature per player, the cameras named after the calibration, the `sun` light), sets
 # the frame range to the match, gives each camera the aspect ratio of its images and makes the first
 # one the scene camera. Blender 3.4 or later. `--fbx` then writes a binary FBX with Blender's own
-# exporter (metres, the capture rate, the cameras; see README "Opening scenes in Blender, Unity, Godot").
+# exporter (metres, the capture rate, the cameras; see docs/outputs.md, "Opening scenes in Blender, Unity, Godot").
 import json
 import math
 import struct

@@ -17,7 +17,7 @@ public struct Butterworth: Sendable {
   public let cutoff: Double
   /// The lowest cutoff accepted, as a fraction of the sample rate. Below it the sections' DC gain
   /// 1 + a1 + a2 (≈ 4(ω/2fs)², divided by in the steady-state start) loses its precision in Double and
-  /// then underflows to 0, which made every output NaN (a cutoff of 1e-300 Hz, issue 16).
+  /// then underflows to 0, which made every output NaN (a cutoff of 1e-300 Hz).
   public static let minimumRelativeCutoff = 1e-6
   public let sampleRate: Double
 
