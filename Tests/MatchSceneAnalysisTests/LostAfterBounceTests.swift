@@ -61,7 +61,8 @@ extension SettlingBallTests {
   /// The fit of so few, so noisy observations may dip onto the floor a frame after the last one, but
   /// its own uncertainty says the contact could as well come frames later: not a bounce. (On `--faults
   /// hard` seed 1 the rule added a floor bounce 5 cm under a ball the truth ends in the air.)
-  func testASlowNoisyBallLostInTheAirDidNotBounce() {
+  func testASlowNoisyBallLostInTheAirDidNotBounce() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match or rig
     var falseBounces: [String] = []
     for seed in 1...20 as ClosedRange<UInt64> {
       for before in 2...4 {

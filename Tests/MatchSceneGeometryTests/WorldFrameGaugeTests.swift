@@ -39,6 +39,7 @@ final class WorldFrameGaugeTests: XCTestCase {
   /// floor points triangulate within 4 mm of the truth (about what the given rig itself achieves); left
   /// to the reference camera, the world is off by more.
   func testRefinementKeepsTheWorldFrame() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match or rig
     let scene = Rig.makeScene(pointCount: 2000, seed: 4)
     var rng = SeededGenerator(seed: 44)
     var given = scene.truth.map { Rig.knock($0, degrees: 0.05, metres: 0.005, rng: &rng) }

@@ -74,6 +74,7 @@ final class DetectorBiasTests: XCTestCase {
   /// keypoints: the offsets are found and named in a note, and removing them lowers the players' error;
   /// the default simulator (no bias) is left as it is.
   func testASimulatedDetectorBiasIsRemoved() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match or rig
     var config = SimulationConfig(seed: 3, duration: 8)
     config.noise.jointBiasPx = 2
     config.noise.occlusionDropRate = 0.6

@@ -121,6 +121,7 @@ final class MatchPipelineTests: XCTestCase {
 /// `refineCalibration` puts it back.
 final class CalibrationPipelineTests: XCTestCase {
   func testAKnockedCameraIsNamedAndRefinedBack() throws {
+    try requireTier(.integration)  // slow in a debug build: bundle adjustment of a whole rig at -O0
     let simulated = MatchPipelineTests.simulated
     var match = simulated.match
     let truth = match.cameras[2]

@@ -50,6 +50,7 @@ final class OneDeviceTests: XCTestCase {
   }
 
   func testOneDeviceRecordingsRunThroughZonesAndDrills() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match or rig
     for format in DeviceConfig.Format.allCases {
       var equal = 0, errors: [Double] = [], entries = 0, truthEntries = 0
       let seeds = UInt64(1)...4

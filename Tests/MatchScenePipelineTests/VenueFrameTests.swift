@@ -78,12 +78,14 @@ final class VenueFrameTests: XCTestCase {
   }
 
   func testRotatedAndShiftedWorld() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match or rig
     try check(
       newFromOld: RigidTransform(rotation: Self.rotation(axis: SIMD3(0, 0, 1), degrees: 30), translation: SIMD3(2.4, -1.8, 0)),
       up: SIMD3(0, 0, 1))
   }
 
   func testYUpWorld() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match or rig
     // (x, y, z) → (x, z, −y): the old up (z) is the new y.
     let yUp = Matrix3(rowMajor: [1, 0, 0, 0, 0, 1, 0, -1, 0])
     try check(
@@ -93,6 +95,7 @@ final class VenueFrameTests: XCTestCase {
 
   /// Without `[venue]`, a world whose table is not at its origin gets a warning, not invented events.
   func testMisplacedTableWarnsInsteadOfInventingEvents() throws {
+    try requireTier(.integration)  // slow in a debug build: a whole simulated match or rig
     let folder = try makeTemporaryFolder().appendingPathComponent("moved")
     let (match, _) = Self.reexpressed(
       MatchPipelineTests.simulated,
