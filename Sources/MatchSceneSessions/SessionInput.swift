@@ -45,23 +45,16 @@ public struct SessionInput: Sendable {
   public static func read(outputFolder folder: URL) throws -> SessionInput {
     let output = try MatchOutput.open(folder)
     // The hash reads ~120 MB for a 10-minute match while the tracks are parsed beside it.
-    final class Pending: @unchecked Sendable { var hash: Result<String, any Error>? }
-    let pending = Pending()
-    let hashing = DispatchGroup()
-    DispatchQueue.global().async(group: hashing) { pending.hash = Result { try hash(folder: folder) } }
-    defer { hashing.wait() }
+    let pending = MatchOutput.PendingHash(folder: folder, skippingOutputs: false)
+    defer { _ = try? pending.value() }
     var documents: [String: Data] = [:]
     for file in documentFiles {
       if let data = FileManager.default.contents(atPath: output.url(file).path) { documents[file.rawValue] = data }
     }
-    func waitForHash() throws -> String {
-      hashing.wait()
-      return try pending.hash!.get()
-    }
     let motion = try output.motion()
     return SessionInput(
       source: folder, motion: motion, events: try output.events(), sport: output.manifest.sport,
-      venue: output.recordedVenue, playerNames: output.playerNames, documents: documents, inputHash: try waitForHash())
+      venue: output.recordedVenue, playerNames: output.playerNames, documents: documents, inputHash: try pending.value())
   }
 
   /// SHA-256 over the output folder's files (`MatchOutput.hash(folder:excluding:skip:)`: links followed,

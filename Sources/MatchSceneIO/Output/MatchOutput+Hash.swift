@@ -55,15 +55,15 @@ extension MatchOutput {
     return digest.finish()
   }
 
-  /// A hash of `folder` computed on another thread from now on (`hash(folder:skippingOutputs: true)`), so
-  /// that a run can hash its input while it works.
+  /// A hash of `folder` computed on another thread from now on (`hash(folder:skippingOutputs:)`), so that
+  /// a run can hash its input, or `sessions add` an output, while it reads the rest.
   public final class PendingHash: @unchecked Sendable {
     private let done = DispatchGroup()
     private var result: Result<String, any Error>?
 
-    public init(folder: URL) {
+    public init(folder: URL, skippingOutputs: Bool = true) {
       DispatchQueue.global(qos: .utility).async(group: done) { [self] in
-        result = Result { try MatchOutput.hash(folder: folder, skippingOutputs: true) }
+        result = Result { try MatchOutput.hash(folder: folder, skippingOutputs: skippingOutputs) }
       }
     }
 
