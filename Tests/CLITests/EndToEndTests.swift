@@ -67,7 +67,7 @@ final class EndToEndTests: XCTestCase {
     let summarySeconds = try XCTUnwrap(
       summary.components(separatedBy: " frames in ").last?.split(separator: " ").first.flatMap { Double($0) }, String(summary))
     XCTAssertEqual(summarySeconds, whole, accuracy: 0.05 + 0.005 + 1e-9, String(summary))
-    // Issue 11's "Scene export took 0.0 s, 112 % of the reconstruction's 0.0 s" is gone for good.
+    // The old "Scene export took 0.0 s, 112 % of the reconstruction's 0.0 s" is gone for good.
     XCTAssertFalse(reconstruct.stdout.contains("% of the reconstruction"), reconstruct.stdout)
     try checkReducedAssimpFormats(match: match, folder: folder, duration: expected)
 

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 16 §3, end to end: each hostile input the issue lists, given to `matchscene reconstruct` on a
+/// Hostile inputs, end to end: each one, given to `matchscene reconstruct` on a
 /// copy of a small simulated match, exits non-zero (not by a signal), names the file or flag and the
 /// accepted range, and leaves neither an output folder nor a temporary file.
 final class HostileMatchCLITests: XCTestCase {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes every reader and the shim's C API with libFuzzer (issue 16 §4).
+# Fuzzes every reader and the shim's C API with libFuzzer.
 #   Tests/Fuzz/run.sh [SECONDS] [HARNESS…]
 # Builds the harnesses (Swift: one binary, `matchscene-fuzz`, with -sanitize=fuzzer,address in .build/fuzz;
 # the C API: `shim-fuzz`, clang++ -fsanitize=fuzzer,address,undefined + Eigen), then runs each harness for

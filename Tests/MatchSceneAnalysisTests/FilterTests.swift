@@ -11,7 +11,7 @@ final class FilterTests: XCTestCase {
   }
 
   /// A cutoff so low that 3·rate/cutoff exceeds Int.max trapped in the padding, and one whose squared
-  /// pre-warped frequency underflows gave NaN everywhere (issue 16 §3, `--cutoff 1e-300`): such cutoffs
+  /// pre-warped frequency underflows gave NaN everywhere (`--cutoff 1e-300`): such cutoffs
   /// are refused; the lowest one accepted pads with the whole signal and keeps a constant within 1e-4
   /// (measured 6e-6; 5e-14 at 1e-2 · fs).
   func testButterworthWithATinyCutoffIsRefusedAndTheLowestAcceptedWorks() throws {

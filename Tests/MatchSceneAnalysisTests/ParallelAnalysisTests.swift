@@ -7,7 +7,7 @@ import TestSupport
 import XCTest
 
 /// The analysis's parallel and allocation-free paths give exactly what the one-pass, sorting versions
-/// gave (issue 16 §1: the 10-minute match's outputs are byte-identical after the speed work).
+/// gave (the 10-minute match's outputs are byte-identical after the speed work).
 final class ParallelAnalysisTests: XCTestCase {
   /// A rally of `frames` frames starting at `start`: a ball served, bouncing on the table and hit back
   /// (60 fps, 3 mm noise, every 17th frame missed).

@@ -3,8 +3,8 @@ import MatchSceneCore
 import XCTest
 
 /// Each joint's cutoff chosen from its own data by residual analysis (Winter 2009 §3.4.4.3): a noisier
-/// trajectory is filtered harder, and the result is nearer the truth than one cutoff for all (issue 11
-/// §4: at 2× keypoint noise a bystander seen by two cameras, filtered at 10 Hz like the players, was
+/// trajectory is filtered harder, and the result is nearer the truth than one cutoff for all
+/// (at 2× keypoint noise a bystander seen by two cameras, filtered at 10 Hz like the players, was
 /// the larger half of the players' mean joint error).
 final class ResidualCutoffTests: XCTestCase {
   let fps = 60.0

@@ -2,7 +2,7 @@ import MatchSceneCore
 import MatchSceneMotion
 import XCTest
 
-/// Soft bone lengths (issue 11 §3) on an arm with known truth: lengths become steadier, joints get no
+/// Soft bone lengths on an arm with known truth: lengths become steadier, joints get no
 /// worse, and no joint leaves its reprojection tolerance.
 final class SoftBoneLengthTests: XCTestCase {
   let skeleton = Skeleton(

@@ -7,7 +7,7 @@ import XCTest
   import Glibc
 #endif
 
-/// `AtomicFile` cleans up after killed runs (issue 16 §3: `.tracks.csv.<UUID>.tmp` files stayed forever).
+/// `AtomicFile` cleans up after killed runs (`.tracks.csv.<UUID>.tmp` files stayed forever).
 final class AtomicFileTests: XCTestCase {
   func testAWriteRemovesTheTemporaryFilesOfKilledRunsOnly() throws {
     let folder = try makeTemporaryFolder()

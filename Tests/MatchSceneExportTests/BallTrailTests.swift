@@ -70,7 +70,7 @@ final class BallTrailTests: XCTestCase {
       XCTAssertTrue(animation.channels.contains { $0.nodeName == "ball/trail-3" }, animation.name)
     }
     XCTAssertThrowsError(try SyntheticScene.document(options: trailOptions(-1)))
-    // 1e300 s trapped converting its delay to frames (issue 16 §3): now a range error.
+    // 1e300 s trapped converting its delay to frames: now a range error.
     XCTAssertThrowsError(try SyntheticScene.document(options: trailOptions(1e300))) {
       XCTAssertTrue("\($0)".contains("0…60 s"), "\($0)")
     }

@@ -3,7 +3,7 @@ import MatchSceneGeometry
 import TestSupport
 import XCTest
 
-/// The gauge of a bundle adjustment (issue 11 §3): refinement must not translate, turn or scale the
+/// The gauge of a bundle adjustment: refinement must not translate, turn or scale the
 /// world. A rig whose every camera is slightly off (as a real calibration is) and one of which is
 /// knocked: with the automatic gauge alone the world follows the reference camera's own error; with
 /// `holdWorldFrame` the refined rig is put back onto the given one and venue points reconstruct where

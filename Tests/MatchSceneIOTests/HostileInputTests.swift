@@ -8,7 +8,7 @@ import XCTest
   import Glibc
 #endif
 
-/// Inputs that crashed, hung or gave a poor error (issue 16 §3): each is now an `InputError` naming
+/// Inputs that crashed, hung or gave a poor error: each is now an `InputError` naming
 /// the file, the key or line, and the range accepted.
 final class HostileInputTests: XCTestCase {
   func testTOMLThatAbortedTheParserIsAnError() {
@@ -29,7 +29,7 @@ final class HostileInputTests: XCTestCase {
     assertInputError(try TOMLDocument(text: "a = " + String(repeating: "[", count: 50_000), file: "m.toml"), contains: ["nested"])
   }
 
-  /// Inputs found by `Tests/Fuzz/run.sh` (issue 16 §4) that trapped: each is now an error naming its place.
+  /// Inputs found by `Tests/Fuzz/run.sh` that trapped: each is now an error naming its place.
   func testInputsFoundByFuzzing() {
     // A key holding a multi-line string, then too many dots: the error's place lay on an earlier line than
     // the scanner and the column's range was inverted.

@@ -92,7 +92,7 @@ final class SkeletonChoiceTests: XCTestCase {
   }
 }
 
-/// The newcomer case of issue 11 through the folder reader: OpenPose JSON files in BODY_25B order read
+/// The newcomer case through the folder reader: OpenPose JSON files in BODY_25B order read
 /// with `--skeleton body25` (same keypoint count) warn by name, where they used to load silently mislabelled.
 final class SkeletonMisfitFolderTests: XCTestCase {
   func folder(people frames: [PersonDetection2D]) throws -> URL {

@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 
 /// The pipeline keeps only the detections the all-views error samples once the reconstruction is done
-/// (issue 16 §1: memory): on them the error is the same, distance for distance, as on all of them.
+/// (memory): on them the error is the same, distance for distance, as on all of them.
 final class AllViewsSampleTests: XCTestCase {
   func testTheSampledDetectionsGiveTheSameDistances() throws {
     try requireTier(.integration)  // slow in a debug build: a whole simulated match

@@ -7,7 +7,7 @@ import MatchSceneReconstruction
 import XCTest
 
 /// Two flights meeting at a bounce inside a frame interval, seen by four unsynchronised cameras
-/// (`AsynchronousFlightFit.refit(_:)`, issue 11 §7): the contact's instant is fitted between the
+/// (`AsynchronousFlightFit.refit(_:)`): the contact's instant is fitted between the
 /// flights, every frame near it is reported from the flight on its side, and none is left to the
 /// triangulated ball (which mixes instants from both sides of the contact).
 final class AsynchronousContactFitTests: XCTestCase {

@@ -7,7 +7,7 @@ import MatchSceneReconstruction
 import XCTest
 
 /// A ball flight fitted to each camera's 2D detections at that camera's own instants
-/// (`AsynchronousFlightFit`, issue 11 §7) recovers the true flight from a start off by millimetres, on
+/// (`AsynchronousFlightFit`) recovers the true flight from a start off by millimetres, on
 /// four cameras with whole-frame offsets and sub-frame phases, and leaves a flight it cannot improve
 /// unchanged.
 final class AsynchronousFlightFitTests: XCTestCase {

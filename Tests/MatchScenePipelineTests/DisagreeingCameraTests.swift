@@ -6,7 +6,7 @@ import MatchScenePipeline
 import TestSupport
 import XCTest
 
-/// A rig with one camera whose calibration is off (issue 11 §1): with default settings its pose is
+/// A rig with one camera whose calibration is off: with default settings its pose is
 /// corrected for the run, so its error over all views stays near the other cameras' (and the players'
 /// accuracy does not suffer); the corrected calibration is written only when asked for.
 final class DisagreeingCameraTests: XCTestCase {

@@ -9,7 +9,7 @@ import TestSupport
 import XCTest
 
 /// The ball of the whole pipeline (flights, events) under unsynchronised cameras against the same match
-/// synchronised (issue 11 §7): with each flight fitted to every camera's detections at its own instants,
+/// synchronised: with each flight fitted to every camera's detections at its own instants,
 /// the clocks refined on the flights and the contacts between flights fitted in continuous time
 /// (`AsynchronousFlightFit`), the ball's median and p95 error stay close to the synchronised match's.
 /// A 6-s match (seed 3) seen by three cameras (two of them off by whole frames and a phase; four took

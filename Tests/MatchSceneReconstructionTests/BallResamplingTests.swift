@@ -2,7 +2,7 @@ import MatchSceneCore
 @testable import MatchSceneReconstruction
 import XCTest
 
-/// A camera's ball resampled at its clock's phase (issue 11 §7) keeps to the path through a bounce or a
+/// A camera's ball resampled at its clock's phase keeps to the path through a bounce or a
 /// hit instead of cutting the corner, against an image path with a known contact.
 final class BallResamplingTests: XCTestCase {
   /// Pixels at frame time t: 8, 6 px/frame until the contact at 30.3, then 7, −20 px/frame.

@@ -5,7 +5,7 @@ import MatchSceneSimulation
 import TestSupport
 import XCTest
 
-/// Cameras' clocks estimated from the detections (issue 11 §7): whole frames exact, the phase within a
+/// Cameras' clocks estimated from the detections: whole frames exact, the phase within a
 /// tenth of a frame, against the simulator's hidden offsets.
 final class CameraSyncTests: XCTestCase {
   static let sport = try! SportSpec.builtIn("table-tennis")

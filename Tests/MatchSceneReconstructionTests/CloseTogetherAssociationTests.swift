@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// Two people standing close together, each seen by all four cameras with detector noise: each must
-/// come out as one four-camera person (issue 11: "one person's four views formed two 2-camera people
+/// come out as one four-camera person ("one person's four views formed two 2-camera people
 /// 22 cm apart"), never split into two-camera halves.
 final class CloseTogetherAssociationTests: XCTestCase {
   let cameras = fourRingCameras

@@ -4,7 +4,7 @@ import MatchSceneGeometry
 import XCTest
 
 /// One person triangulated twice from complementary camera sets is merged into one person; two people
-/// side by side never are (issue 11 §4: at 2× keypoint noise a player's four views made a two-camera
+/// side by side never are (at 2× keypoint noise a player's four views made a two-camera
 /// pose of 13 joints and one of 7 whose centres stood 0.38 m apart, and his identity split).
 final class DuplicatePeopleTests: XCTestCase {
   let skeleton = Skeleton.coco17

@@ -3,7 +3,7 @@ import MatchSceneCore
 import XCTest
 
 /// Hand-overs between two chains of one person are judged on the person's place, not on one noisy
-/// centre (issue 11 §4: at 2× keypoint noise a bystander seen by two cameras handed over between his
+/// centre (at 2× keypoint noise a bystander seen by two cameras handed over between his
 /// own two tracklets 0.51 m apart in one frame, 3 cm beyond the one-frame reach, and stayed two ids).
 final class HandOverTests: XCTestCase {
   let fps = 60.0

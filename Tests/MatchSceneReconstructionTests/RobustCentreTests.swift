@@ -4,7 +4,7 @@ import MatchSceneGeometry
 import XCTest
 
 /// The centre that tracking follows stays with the body when one torso joint is an outlier, so a
-/// player's track is not thrown off and handed to a bystander (issue 11 §4, seed 4 at 2× noise).
+/// player's track is not thrown off and handed to a bystander (seed 4 at 2× noise).
 final class RobustCentreTests: XCTestCase {
   let skeleton = Skeleton.coco17
   let fps = 60.0

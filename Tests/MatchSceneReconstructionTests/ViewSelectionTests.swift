@@ -4,7 +4,7 @@ import MatchSceneGeometry
 import TestSupport
 import XCTest
 
-/// Adaptive view selection (issue 11 §2) on constructed scenes with known truth: per-camera noise scales
+/// Adaptive view selection on constructed scenes with known truth: per-camera noise scales
 /// estimated from the data, views gated and weighed in noise units, the largest consistent view set.
 final class ViewSelectionTests: XCTestCase {
   let cameras = fourRingCameras

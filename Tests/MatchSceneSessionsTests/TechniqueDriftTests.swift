@@ -3,7 +3,7 @@ import MatchSceneSessions
 import TestSupport
 import XCTest
 
-/// Issue 13's check end to end on the built binary: two simulated sessions of the same players where only
+/// The technique-drift check end to end on the built binary: two simulated sessions of the same players where only
 /// P1's trunk rotation differs (`simulate --technique P1:trunk-rotation=…`), each through `reconstruct`,
 /// `form` and `sessions add`, then `compare`. The true difference is the same measure on the simulator's
 /// truth: truth/tracks.csv and truth/events.json in place of the reconstruction's, through the same `form`,

@@ -4,7 +4,7 @@ import MatchSceneSimulation
 import TestSupport
 import XCTest
 
-/// The harder simulator's faults (issue 11 §6): each does what its setting says, reproducibly by seed.
+/// The harder simulator's faults: each does what its setting says, reproducibly by seed.
 final class HarderFaultsTests: XCTestCase {
   func simulate(_ noise: DetectionNoise, rig: RigConfig = .default, seed: UInt64 = 5, duration: Double = 4) throws
     -> SimulatedMatch

@@ -1,4 +1,4 @@
-// libFuzzer harness of CTriangulation's C API (issue 16): the input bytes are decoded into calls of
+// libFuzzer harness of CTriangulation's C API: the input bytes are decoded into calls of
 // every entry point, with bounded sizes. Half of the values come from a plausible rig (cameras on a
 // ring looking at the origin, points near it) perturbed by decoded amounts, so that the calls get past
 // their argument checks into the solvers; the rest are raw doubles (NaN, ±inf, denormals, 1e308).
