@@ -61,12 +61,14 @@ case "$mode" in
   test)
     install_missing "${runtime_packages[@]}" ${test_packages[@]+"${test_packages[@]}"}
     install_python_tools
-    # Every tier: unit, integration (the CLI end to end on the release binary, built once) and tools
-    # (Blender, Chromium, Slurm, ffmpeg, the Python readers, a package depending on MatchScene by version).
-    # The daily loop is plain `swift test`: the unit tier alone.
-    swift build -c release "${cxx_flags[@]}" --product matchscene
+    # Every tier: unit, integration (the CLI end to end on the release binary) and tools (Blender,
+    # Chromium, Slurm, ffmpeg, the Python readers, a package depending on MatchScene by version).
+    # One optimised build serves them all: `swift test -c release` builds the library, the tests (with
+    # testable imports) and the `matchscene` binary the integration tier runs, before any test starts.
+    # The daily loop is plain `swift test`: the unit tier alone, in a debug build.
     # XCTest only: the project has no Swift Testing tests, and its empty run would close the log.
-    MATCHSCENE_TEST_TIERS=all MATCHSCENE_BINARY="$(pwd)/.build/release/matchscene" swift test "${cxx_flags[@]}" --disable-swift-testing
+    MATCHSCENE_TEST_TIERS=all MATCHSCENE_BINARY="$(pwd)/.build/release/matchscene" \
+      swift test -c release "${cxx_flags[@]}" --disable-swift-testing
     # Fuzzing: every reader and the triangulation shim's C API, 4 s each (about a minute).
     Tests/Fuzz/run.sh 4
     ;;
