@@ -1,0 +1,121 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A flag naming one output file (`clip -f`, `evaluate --json`, `compare --glb`) never overwrites an
+/// input or a file MatchScene did not write (unless --force, and never an input); `overlay -o` never
+/// adds to a user's folder or into the match folder.
+final class SingleOutputFileCLITests: XCTestCase {
+  let fm = FileManager.default
+
+  func copyOfTheOutput() throws -> URL {
+    let out = try makeTemporaryFolder().appendingPathComponent("out")
+    try fm.copyItem(at: PathSafetyCLITests.fixture.out, to: out)
+    return out
+  }
+
+  func mine(_ url: URL) throws -> URL {
+    try "mine".write(to: url, atomically: true, encoding: .utf8)
+    return url
+  }
+
+  func isMine(_ url: URL) -> Bool { (try? String(contentsOf: url, encoding: .utf8)) == "mine" }
+
+  func testClipFileReplacesOnlyAClip() throws {
+    let out = try copyOfTheOutput()
+    let tracks = out.appendingPathComponent("tracks.csv")
+    let before = try Data(contentsOf: tracks)
+    let clip = ["clip", out.path, "--player", "P1", "--frames", "10-20", "-f"]
+    for force in [[], ["--force"]] {
+      let run = try runMatchScene(clip + [tracks.path] + force)
+      XCTAssertNotEqual(run.status, 0)
+      XCTAssertTrue(run.stderr.contains("tracks.csv") && run.stderr.contains("input"), run.stderr)
+    }
+    XCTAssertEqual(try Data(contentsOf: tracks), before)
+    let notes = try mine(out.deletingLastPathComponent().appendingPathComponent("notes.glb"))
+    let refused = try runMatchScene(clip + [notes.path])
+    XCTAssertNotEqual(refused.status, 0)
+    XCTAssertTrue(refused.stderr.contains("notes.glb") && refused.stderr.contains("--force"), refused.stderr)
+    XCTAssertTrue(isMine(notes))
+    XCTAssertEqual(try runMatchScene(clip + [notes.path, "--force"]).status, 0)
+    XCTAssertFalse(isMine(notes))
+    let glb = out.deletingLastPathComponent().appendingPathComponent("stroke.glb")
+    for _ in 0..<2 {
+      let run = try runMatchScene(clip + [glb.path])
+      XCTAssertEqual(run.status, 0, "a clip replaces the clip it wrote: \(run.stderr)")
+    }
+    let scene = try runMatchScene(clip + [out.appendingPathComponent("scene.glb").path])
+    XCTAssertNotEqual(scene.status, 0, "scene.glb is not a clip")
+  }
+
+  func testEvaluateJSONReplacesOnlyAnEvaluation() throws {
+    let out = try copyOfTheOutput()
+    let truth = PathSafetyCLITests.fixture.match.appendingPathComponent("truth")
+    let tracks = out.appendingPathComponent("tracks.csv")
+    let before = try Data(contentsOf: tracks)
+    let evaluate = ["evaluate", out.path, "--truth", truth.path, "--json"]
+    for force in [[], ["--force"]] {
+      let run = try runMatchScene(evaluate + [tracks.path] + force)
+      XCTAssertNotEqual(run.status, 0)
+      XCTAssertTrue(run.stderr.contains("input"), run.stderr)
+      let inside = try runMatchScene(evaluate + [truth.appendingPathComponent("eval.json").path] + force)
+      XCTAssertNotEqual(inside.status, 0)
+      XCTAssertTrue(inside.stderr.contains("never writes into its input"), inside.stderr)
+    }
+    XCTAssertEqual(try Data(contentsOf: tracks), before)
+    XCTAssertFalse(fm.fileExists(atPath: truth.appendingPathComponent("eval.json").path))
+    let notes = try mine(out.deletingLastPathComponent().appendingPathComponent("notes.json"))
+    let refused = try runMatchScene(evaluate + [notes.path])
+    XCTAssertNotEqual(refused.status, 0)
+    XCTAssertTrue(refused.stderr.contains("notes.json"), refused.stderr)
+    XCTAssertTrue(isMine(notes))
+    let json = out.appendingPathComponent("evaluation.json")
+    for _ in 0..<2 {
+      let run = try runMatchScene(evaluate + [json.path])
+      XCTAssertEqual(run.status, 0, run.stderr)
+    }
+  }
+
+  func testCompareGLBReplacesOnlyARallyOverlay() throws {
+    let root = try makeTemporaryFolder()
+    let store = root.appendingPathComponent("s.sqlite")
+    for _ in 0..<2 { XCTAssertEqual(try runMatchScene(["sessions", "add", PathSafetyCLITests.fixture.out.path, "--store", store.path]).status, 0) }
+    let before = try Data(contentsOf: store)
+    let compare = ["compare", "1", "2", "-o", root.appendingPathComponent("c").path, "--store", store.path, "--glb"]
+    for force in [[], ["--force"]] {
+      let run = try runMatchScene(compare + [store.path] + force)
+      XCTAssertNotEqual(run.status, 0)
+      XCTAssertTrue(run.stderr.contains("input"), run.stderr)
+    }
+    XCTAssertEqual(try Data(contentsOf: store), before)
+    let notes = try mine(root.appendingPathComponent("notes.glb"))
+    XCTAssertNotEqual(try runMatchScene(compare + [notes.path]).status, 0)
+    XCTAssertTrue(isMine(notes))
+    let glb = root.appendingPathComponent("rallies.glb")
+    for _ in 0..<2 {
+      let run = try runMatchScene(compare + [glb.path])
+      XCTAssertEqual(run.status, 0, run.stderr)
+    }
+  }
+
+  func testOverlayNeverAddsToAUsersFolderOrTheMatch() throws {
+    let root = try makeTemporaryFolder()
+    let (match, out) = PathSafetyCLITests.fixture
+    let users = root.appendingPathComponent("photos")
+    try fm.createDirectory(at: users, withIntermediateDirectories: true)
+    _ = try mine(users.appendingPathComponent("a.jpg"))
+    let overlay = ["overlay", match.path, "--tracks", out.path, "--frames", "10-10", "-o"]
+    let refused = try runMatchScene(overlay + [users.path])
+    XCTAssertNotEqual(refused.status, 0)
+    XCTAssertTrue(refused.stderr.contains("photos") && refused.stderr.contains("not written by MatchScene"), refused.stderr)
+    XCTAssertEqual(try fm.contentsOfDirectory(atPath: users.path), ["a.jpg"])
+    let inside = try runMatchScene(overlay + [match.appendingPathComponent("overlay").path, "--force"])
+    XCTAssertNotEqual(inside.status, 0)
+    XCTAssertFalse(fm.fileExists(atPath: match.appendingPathComponent("overlay").path))
+    let mineToo = root.appendingPathComponent("ov")
+    for frames in ["10-10", "11-11"] {
+      let run = try runMatchScene(["overlay", match.path, "--tracks", out.path, "--frames", frames, "-o", mineToo.path])
+      XCTAssertEqual(run.status, 0, run.stderr)
+    }
+  }
+}
