@@ -96,10 +96,16 @@ public enum OutputFolder {
       let contents = try fm.contentsOfDirectory(atPath: destination.path).filter { !$0.hasPrefix(".matchscene.partial-") }
       let owned: Set<String> =
         force ? Set(contents) : Set(OutputMarker.read(in: destination)?.files ?? Array(OutputMarker.knownEntries))
+      let entries = try fm.contentsOfDirectory(atPath: staging.path)
+      if let command {
+        // Listed before they are moved in: a run killed during the moves leaves only listed entries.
+        let listed = Set(contents.filter { owned.contains($0) && $0 != markerName }).union(entries.filter { $0 != markerName })
+        try AtomicFile.write(OutputMarker(command: command, files: listed.sorted()).text, to: destination.appendingPathComponent(markerName))
+      }
       for entry in contents where owned.contains(entry) && entry != markerName {
         try fm.removeItem(at: destination.appendingPathComponent(entry))
       }
-      for entry in try fm.contentsOfDirectory(atPath: staging.path) {
+      for entry in entries {
         let target = destination.appendingPathComponent(entry)
         if fm.fileExists(atPath: target.path) { try fm.removeItem(at: target) }
         guard rename(staging.appendingPathComponent(entry).path, target.path) == 0 else {

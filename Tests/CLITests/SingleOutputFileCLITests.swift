@@ -79,9 +79,9 @@ final class SingleOutputFileCLITests: XCTestCase {
   func testCompareGLBReplacesOnlyARallyOverlay() throws {
     let root = try makeTemporaryFolder()
     let store = root.appendingPathComponent("s.sqlite")
-    for _ in 0..<2 { XCTAssertEqual(try runMatchScene(["sessions", "add", PathSafetyCLITests.fixture.out.path, "--store", store.path]).status, 0) }
+    XCTAssertEqual(try runMatchScene(["sessions", "add", PathSafetyCLITests.fixture.out.path, "--store", store.path]).status, 0)
     let before = try Data(contentsOf: store)
-    let compare = ["compare", "1", "2", "-o", root.appendingPathComponent("c").path, "--store", store.path, "--glb"]
+    let compare = ["compare", "1", "1", "-o", root.appendingPathComponent("c").path, "--store", store.path, "--glb"]
     for force in [[], ["--force"]] {
       let run = try runMatchScene(compare + [store.path] + force)
       XCTAssertNotEqual(run.status, 0)
@@ -96,6 +96,23 @@ final class SingleOutputFileCLITests: XCTestCase {
       let run = try runMatchScene(compare + [glb.path])
       XCTAssertEqual(run.status, 0, run.stderr)
     }
+  }
+
+  /// `view x.glb` beside a user's x.html, `view page.html` (the page would be the scene itself).
+  func testViewReplacesOnlyItsOwnPage() throws {
+    let root = try makeTemporaryFolder()
+    let scene = root.appendingPathComponent("x.glb")
+    try fm.copyItem(at: PathSafetyCLITests.fixture.out.appendingPathComponent("scene.glb"), to: scene)
+    let page = try mine(root.appendingPathComponent("x.html"))
+    let refused = try runMatchScene(["view", scene.path])
+    XCTAssertNotEqual(refused.status, 0)
+    XCTAssertTrue(refused.stderr.contains("x.html") && refused.stderr.contains("--force"), refused.stderr)
+    XCTAssertTrue(isMine(page))
+    let html = try mine(root.appendingPathComponent("page.html"))
+    XCTAssertNotEqual(try runMatchScene(["view", html.path, "--force"]).status, 0)
+    XCTAssertTrue(isMine(html))
+    try fm.removeItem(at: page)
+    for _ in 0..<2 { XCTAssertEqual(try runMatchScene(["view", scene.path]).status, 0, "its own page is replaced") }
   }
 
   func testOverlayNeverAddsToAUsersFolderOrTheMatch() throws {
