@@ -31,7 +31,7 @@ public enum OutputFile {
     for input in inputs {
       let input = OutputFolder.resolved(input)
       guard FileManager.default.fileExists(atPath: input.path) else { continue }
-      if target.path == input.path {
+      if target.path == input.path || isSameFile(target, input) {
         throw InputError(file: url.path, "\(option) names an input of this command; refusing to overwrite it — choose another file")
       }
       if OutputFolder.isInside(target, input) && !isInsideAnOutput(target, below: input) {
@@ -81,6 +81,12 @@ public enum OutputFile {
     try AtomicFile.write(data, to: target)
     try OutputFolder.record([target.lastPathComponent], in: target.deletingLastPathComponent())
     return target
+  }
+
+  /// Whether both paths name one existing file (a hard link to an input is the input).
+  static func isSameFile(_ a: URL, _ b: URL) -> Bool {
+    var x = stat(), y = stat()
+    return stat(a.path, &x) == 0 && stat(b.path, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
   }
 
   /// Whether `target`, inside the input folder `input`, lies in a folder MatchScene wrote (one with a

@@ -21,17 +21,22 @@ final class SingleOutputFileCLITests: XCTestCase {
 
   func isMine(_ url: URL) -> Bool { (try? String(contentsOf: url, encoding: .utf8)) == "mine" }
 
+  /// Runs `arguments` without and with --force: refused both times, saying `expected`; `input` unchanged.
+  func assertRefusedEvenWithForce(_ arguments: [String], saying expected: String, keeping input: URL) throws {
+    let before = try Data(contentsOf: input)
+    for force in [[], ["--force"]] {
+      let run = try runMatchScene(arguments + force)
+      XCTAssertNotEqual(run.status, 0, "\(arguments + force)")
+      XCTAssertTrue(run.stderr.contains(expected), run.stderr)
+    }
+    XCTAssertEqual(try Data(contentsOf: input), before)
+  }
+
   func testClipFileReplacesOnlyAClip() throws {
     let out = try copyOfTheOutput()
     let tracks = out.appendingPathComponent("tracks.csv")
-    let before = try Data(contentsOf: tracks)
     let clip = ["clip", out.path, "--player", "P1", "--frames", "10-20", "-f"]
-    for force in [[], ["--force"]] {
-      let run = try runMatchScene(clip + [tracks.path] + force)
-      XCTAssertNotEqual(run.status, 0)
-      XCTAssertTrue(run.stderr.contains("tracks.csv") && run.stderr.contains("input"), run.stderr)
-    }
-    XCTAssertEqual(try Data(contentsOf: tracks), before)
+    try assertRefusedEvenWithForce(clip + [tracks.path], saying: "names an input", keeping: tracks)
     let notes = try mine(out.deletingLastPathComponent().appendingPathComponent("notes.glb"))
     let refused = try runMatchScene(clip + [notes.path])
     XCTAssertNotEqual(refused.status, 0)
@@ -52,17 +57,11 @@ final class SingleOutputFileCLITests: XCTestCase {
     let out = try copyOfTheOutput()
     let truth = PathSafetyCLITests.fixture.match.appendingPathComponent("truth")
     let tracks = out.appendingPathComponent("tracks.csv")
-    let before = try Data(contentsOf: tracks)
     let evaluate = ["evaluate", out.path, "--truth", truth.path, "--json"]
-    for force in [[], ["--force"]] {
-      let run = try runMatchScene(evaluate + [tracks.path] + force)
-      XCTAssertNotEqual(run.status, 0)
-      XCTAssertTrue(run.stderr.contains("input"), run.stderr)
-      let inside = try runMatchScene(evaluate + [truth.appendingPathComponent("eval.json").path] + force)
-      XCTAssertNotEqual(inside.status, 0)
-      XCTAssertTrue(inside.stderr.contains("never writes into its input"), inside.stderr)
-    }
-    XCTAssertEqual(try Data(contentsOf: tracks), before)
+    try assertRefusedEvenWithForce(evaluate + [tracks.path], saying: "names an input", keeping: tracks)
+    try assertRefusedEvenWithForce(
+      evaluate + [truth.appendingPathComponent("eval.json").path], saying: "never writes into its input",
+      keeping: truth.appendingPathComponent("tracks.csv"))
     XCTAssertFalse(fm.fileExists(atPath: truth.appendingPathComponent("eval.json").path))
     let notes = try mine(out.deletingLastPathComponent().appendingPathComponent("notes.json"))
     let refused = try runMatchScene(evaluate + [notes.path])
@@ -80,14 +79,8 @@ final class SingleOutputFileCLITests: XCTestCase {
     let root = try makeTemporaryFolder()
     let store = root.appendingPathComponent("s.sqlite")
     XCTAssertEqual(try runMatchScene(["sessions", "add", PathSafetyCLITests.fixture.out.path, "--store", store.path]).status, 0)
-    let before = try Data(contentsOf: store)
     let compare = ["compare", "1", "1", "-o", root.appendingPathComponent("c").path, "--store", store.path, "--glb"]
-    for force in [[], ["--force"]] {
-      let run = try runMatchScene(compare + [store.path] + force)
-      XCTAssertNotEqual(run.status, 0)
-      XCTAssertTrue(run.stderr.contains("input"), run.stderr)
-    }
-    XCTAssertEqual(try Data(contentsOf: store), before)
+    try assertRefusedEvenWithForce(compare + [store.path], saying: "names an input", keeping: store)
     let notes = try mine(root.appendingPathComponent("notes.glb"))
     XCTAssertNotEqual(try runMatchScene(compare + [notes.path]).status, 0)
     XCTAssertTrue(isMine(notes))

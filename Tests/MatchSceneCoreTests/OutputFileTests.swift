@@ -27,6 +27,9 @@ final class OutputFileTests: XCTestCase {
       }
     }
     XCTAssertEqual(try text(tracks), "frame,track")
+    let hardLink = folder.appendingPathComponent("other-name.csv")
+    try fm.linkItem(at: tracks, to: hardLink)
+    XCTAssertThrowsError(try OutputFile.check(hardLink, option: "--json", force: true, inputs: [tracks]), "a hard link to an input")
     try OutputFile.write(Data("ours".utf8), to: notes, option: "--json", force: true)
     XCTAssertEqual(try text(notes), "ours")
     try OutputFile.write(Data("again".utf8), to: notes, option: "--json", isOurs: { (try? String(contentsOf: $0, encoding: .utf8)) == "ours" })
