@@ -32,23 +32,28 @@ final class SingleOutputFileCLITests: XCTestCase {
     XCTAssertEqual(try Data(contentsOf: input), before)
   }
 
+  /// `arguments + [users]` (a file of the user's) is refused, naming it, the file kept; `arguments + [own]`
+  /// succeeds twice (the second run replaces what the first wrote).
+  func assertKeepsAUsersFile(_ arguments: [String], _ users: URL, writesTwice own: URL) throws {
+    let refused = try runMatchScene(arguments + [users.path])
+    XCTAssertNotEqual(refused.status, 0)
+    XCTAssertTrue(refused.stderr.contains(users.lastPathComponent) && refused.stderr.contains("--force"), refused.stderr)
+    XCTAssertTrue(isMine(users))
+    for _ in 0..<2 {
+      let run = try runMatchScene(arguments + [own.path])
+      XCTAssertEqual(run.status, 0, run.stderr)
+    }
+  }
+
   func testClipFileReplacesOnlyAClip() throws {
     let out = try copyOfTheOutput()
     let tracks = out.appendingPathComponent("tracks.csv")
     let clip = ["clip", out.path, "--player", "P1", "--frames", "10-20", "-f"]
     try assertRefusedEvenWithForce(clip + [tracks.path], saying: "names an input", keeping: tracks)
     let notes = try mine(out.deletingLastPathComponent().appendingPathComponent("notes.glb"))
-    let refused = try runMatchScene(clip + [notes.path])
-    XCTAssertNotEqual(refused.status, 0)
-    XCTAssertTrue(refused.stderr.contains("notes.glb") && refused.stderr.contains("--force"), refused.stderr)
-    XCTAssertTrue(isMine(notes))
+    try assertKeepsAUsersFile(clip, notes, writesTwice: out.deletingLastPathComponent().appendingPathComponent("stroke.glb"))
     XCTAssertEqual(try runMatchScene(clip + [notes.path, "--force"]).status, 0)
     XCTAssertFalse(isMine(notes))
-    let glb = out.deletingLastPathComponent().appendingPathComponent("stroke.glb")
-    for _ in 0..<2 {
-      let run = try runMatchScene(clip + [glb.path])
-      XCTAssertEqual(run.status, 0, "a clip replaces the clip it wrote: \(run.stderr)")
-    }
     let scene = try runMatchScene(clip + [out.appendingPathComponent("scene.glb").path])
     XCTAssertNotEqual(scene.status, 0, "scene.glb is not a clip")
   }
@@ -64,15 +69,7 @@ final class SingleOutputFileCLITests: XCTestCase {
       keeping: truth.appendingPathComponent("tracks.csv"))
     XCTAssertFalse(fm.fileExists(atPath: truth.appendingPathComponent("eval.json").path))
     let notes = try mine(out.deletingLastPathComponent().appendingPathComponent("notes.json"))
-    let refused = try runMatchScene(evaluate + [notes.path])
-    XCTAssertNotEqual(refused.status, 0)
-    XCTAssertTrue(refused.stderr.contains("notes.json"), refused.stderr)
-    XCTAssertTrue(isMine(notes))
-    let json = out.appendingPathComponent("evaluation.json")
-    for _ in 0..<2 {
-      let run = try runMatchScene(evaluate + [json.path])
-      XCTAssertEqual(run.status, 0, run.stderr)
-    }
+    try assertKeepsAUsersFile(evaluate, notes, writesTwice: out.appendingPathComponent("evaluation.json"))
   }
 
   func testCompareGLBReplacesOnlyARallyOverlay() throws {
@@ -81,14 +78,7 @@ final class SingleOutputFileCLITests: XCTestCase {
     XCTAssertEqual(try runMatchScene(["sessions", "add", PathSafetyCLITests.fixture.out.path, "--store", store.path]).status, 0)
     let compare = ["compare", "1", "1", "-o", root.appendingPathComponent("c").path, "--store", store.path, "--glb"]
     try assertRefusedEvenWithForce(compare + [store.path], saying: "names an input", keeping: store)
-    let notes = try mine(root.appendingPathComponent("notes.glb"))
-    XCTAssertNotEqual(try runMatchScene(compare + [notes.path]).status, 0)
-    XCTAssertTrue(isMine(notes))
-    let glb = root.appendingPathComponent("rallies.glb")
-    for _ in 0..<2 {
-      let run = try runMatchScene(compare + [glb.path])
-      XCTAssertEqual(run.status, 0, run.stderr)
-    }
+    try assertKeepsAUsersFile(compare, try mine(root.appendingPathComponent("notes.glb")), writesTwice: root.appendingPathComponent("rallies.glb"))
   }
 
   /// `view x.glb` beside a user's x.html, `view page.html` (the page would be the scene itself).
