@@ -89,7 +89,7 @@ public enum FileName {
   }
 
   /// 64-bit FNV-1a of the UTF-8 bytes (Fowler, Noll, Vo; IETF draft-eastlake-fnv).
-  static func fnv1a(_ text: String) -> UInt64 {
+  public static func fnv1a(_ text: String) -> UInt64 {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
     for b in text.utf8 {
       h ^= UInt64(b)

@@ -79,9 +79,14 @@ public enum OutputFolder {
   /// `replace` for a folder that cannot be renamed (a mount point): the new entries are built in a
   /// staging folder inside it, then the entries the previous run wrote (all with `force`) are removed and
   /// the new ones renamed into place one by one. Not atomic: a run killed during those renames leaves a
-  /// mix, which the next run replaces.
+  /// mix, which the next run replaces. Staging folders of runs whose process has ended are removed first
+  /// (`isLeftover`); nothing else that was not listed is touched.
   static func replaceInto(_ destination: URL, force: Bool, command: String?, fill: (URL) throws -> Void) throws {
     let fm = FileManager.default
+    for entry in (try? fm.contentsOfDirectory(atPath: destination.path)) ?? []
+    where entry.hasPrefix(".matchscene.partial-") && isLeftover(tag: entry.dropFirst(".matchscene.partial-".count)) {
+      try? fm.removeItem(at: destination.appendingPathComponent(entry))
+    }
     let staging = destination.appendingPathComponent(".matchscene.partial-\(getpid())-\(UUID().uuidString)")
     guard mkdir(staging.path, 0o755) == 0 else {
       throw InputError(file: destination.path, "cannot write into the output folder: \(String(cString: strerror(errno)))")
@@ -91,10 +96,16 @@ public enum OutputFolder {
       let contents = try fm.contentsOfDirectory(atPath: destination.path).filter { !$0.hasPrefix(".matchscene.partial-") }
       let owned: Set<String> =
         force ? Set(contents) : Set(OutputMarker.read(in: destination)?.files ?? Array(OutputMarker.knownEntries))
+      let entries = try fm.contentsOfDirectory(atPath: staging.path)
+      if let command {
+        // Listed before they are moved in: a run killed during the moves leaves only listed entries.
+        let listed = Set(contents.filter { owned.contains($0) && $0 != markerName }).union(entries.filter { $0 != markerName })
+        try AtomicFile.write(OutputMarker(command: command, files: listed.sorted()).text, to: destination.appendingPathComponent(markerName))
+      }
       for entry in contents where owned.contains(entry) && entry != markerName {
         try fm.removeItem(at: destination.appendingPathComponent(entry))
       }
-      for entry in try fm.contentsOfDirectory(atPath: staging.path) {
+      for entry in entries {
         let target = destination.appendingPathComponent(entry)
         if fm.fileExists(atPath: target.path) { try fm.removeItem(at: target) }
         guard rename(staging.appendingPathComponent(entry).path, target.path) == 0 else {
@@ -271,14 +282,19 @@ public enum OutputFolder {
     let name = destination.lastPathComponent
     let parent = destination.deletingLastPathComponent()
     for entry in (try? fm.contentsOfDirectory(atPath: parent.path)) ?? [] {
-      for kind in [".\(name).partial-", ".\(name).old-"] where entry.hasPrefix(kind) {
-        let pid = entry.dropFirst(kind.count).split(separator: "-").first.flatMap { Int32($0) }
-        if let pid, pid != getpid(), kill(pid, 0) == -1, errno == ESRCH {
-          try? fm.removeItem(at: parent.appendingPathComponent(entry))
-        } else if pid == nil {
-          try? fm.removeItem(at: parent.appendingPathComponent(entry))
-        }
+      for kind in [".\(name).partial-", ".\(name).old-"] where entry.hasPrefix(kind) && isLeftover(tag: entry.dropFirst(kind.count)) {
+        try? fm.removeItem(at: parent.appendingPathComponent(entry))
       }
     }
+  }
+
+  /// Whether `tag`, the end of a staging or retired folder's name, is `PID-UUID` as `replace` writes it
+  /// and that process has ended, or a bare UUID as earlier versions wrote it: a killed run's leftover. A
+  /// name of any other form (a user's `.out.partial-notes`) is not MatchScene's and is kept.
+  static func isLeftover(tag: Substring) -> Bool {
+    if UUID(uuidString: String(tag)) != nil { return true }
+    let parts = tag.split(separator: "-", maxSplits: 1)
+    guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, UUID(uuidString: String(parts[1])) != nil else { return false }
+    return pid != getpid() && kill(pid, 0) == -1 && errno == ESRCH
   }
 }

@@ -24,6 +24,15 @@ public struct EvaluationReport: Encodable {
     return try encoder.encode(self)
   }
 
+  /// Whether `url` holds a report `jsonData()` wrote (a JSON object with `tracks` and no keys but the
+  /// report's), which `evaluate --json` may replace.
+  public static func isReport(_ url: URL) -> Bool {
+    guard let data = FileManager.default.contents(atPath: url.path),
+      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    else { return false }
+    return object["tracks"] != nil && Set(object.keys).isSubset(of: ["tracks", "ballPlay", "events", "baseline"])
+  }
+
   /// Writes `jsonData()` to `url` (atomically).
   public func write(to url: URL) throws {
     try AtomicFile.write(try jsonData(), to: url)

@@ -9,7 +9,8 @@ import MatchSceneCore
 /// What is written:
 /// - one marker per keypoint (or Pose2Sim marker, see `MarkerNames`) of every person, labelled
 ///   `<track>:<marker>` with the track as the subject prefix (`SUBJECTS` group, as Vicon writes several
-///   subjects), and `ball` when the match has a ball;
+///   subjects), and `ball` when the match has a ball; names that are not short ASCII are rewritten and
+///   clashes numbered (`C3DLabels`), the names as given kept in `DESCRIPTIONS`;
 /// - positions in metres in the calibration's world frame, the same numbers as `tracks.csv`
 ///   (`POINT:UNITS` = `m`);
 /// - `POINT:RATE` the capture rate; C3D frame 1 is match frame `MATCHSCENE:FIRST_FRAME`;
@@ -21,6 +22,36 @@ import MatchSceneCore
 public enum C3DWriter {
   /// |POINT:SCALE|: the residual's unit, metres.
   public static let residualUnit = 0.001
+
+  /// The points of the file in order: their labels (`C3DLabels`), descriptions, (track, marker) columns
+  /// and the subjects (people) with their label prefixes.
+  static func points(_ motion: MotionModel, set: MarkerSet, playerNames: [String: String]) -> (
+    labels: [String], descriptions: [String], columns: [(track: Int, marker: Int)], subjects: [(id: String, prefix: String)]
+  ) {
+    // Labels are ASCII, short and unique (`C3DLabels`); the names as given go in the descriptions.
+    let trackLabels = C3DLabels.unique(
+      motion.tracks.map { C3DLabels.part($0.id, limit: $0.kind == .ball ? C3DLabels.maxLength : C3DLabels.maxPrefixLength) })
+    var labels: [String] = [], descriptions: [String] = []
+    var columns: [(track: Int, marker: Int)] = []
+    var subjects: [(id: String, prefix: String)] = []
+    for (t, track) in motion.tracks.enumerated() {
+      if track.kind == .ball {
+        labels.append(trackLabels[t])
+        descriptions.append("ball")
+        columns.append((t, 0))
+      } else {
+        let prefix = trackLabels[t] + ":"
+        subjects.append((track.id, prefix))
+        for m in 0..<set.count {
+          labels.append(prefix + C3DLabels.part(set.names[m], limit: C3DLabels.maxLength - prefix.count))
+          descriptions.append(C3DLabels.text(playerNames[track.id].map { "\($0) \(set.names[m])" } ?? set.names[m]))
+          columns.append((t, m))
+        }
+      }
+    }
+    labels = C3DLabels.unique(labels)
+    return (labels, descriptions, columns, subjects)
+  }
 
   /// The file's bytes (`write(_:naming:cameras:playerNames:to:)` writes the same bytes in pieces).
   /// - Parameters:
@@ -50,23 +81,7 @@ public enum C3DWriter {
       throw InputError(file: file, "nothing to write: the match has no frames")
     }
     let set = MarkerSet(skeleton: motion.skeleton, naming: naming)
-    var labels: [String] = [], descriptions: [String] = []
-    var columns: [(track: Int, marker: Int)] = []
-    var subjects: [String] = []
-    for (t, track) in motion.tracks.enumerated() {
-      if track.kind == .ball {
-        labels.append(track.id)
-        descriptions.append("ball")
-        columns.append((t, 0))
-      } else {
-        subjects.append(track.id)
-        for m in 0..<set.count {
-          labels.append("\(track.id):\(set.names[m])")
-          descriptions.append(playerNames[track.id].map { "\($0) \(set.names[m])" } ?? set.names[m])
-          columns.append((t, m))
-        }
-      }
-    }
+    let (labels, descriptions, columns, subjects) = points(motion, set: set, playerNames: playerNames)
     guard !labels.isEmpty else { throw InputError(file: file, "nothing to write: the match has no tracks") }
     guard labels.count <= Int(Int16.max) else {
       throw InputError(file: file, "\(labels.count) markers are more than a C3D file holds (\(Int16.max))")
@@ -97,8 +112,8 @@ public enum C3DWriter {
     params.int16(subjectsGroup, "USES_PREFIXES", [1], "labels start with the subject's prefix")
     params.int16(subjectsGroup, "NUMBER", [subjects.count], "")
     if !subjects.isEmpty {
-      params.strings(subjectsGroup, "NAMES", subjects.map { playerNames[$0] ?? $0 }, "")
-      params.strings(subjectsGroup, "LABEL_PREFIXES", subjects.map { "\($0):" }, "")
+      params.strings(subjectsGroup, "NAMES", subjects.map { C3DLabels.text(playerNames[$0.id] ?? $0.id) }, "")
+      params.strings(subjectsGroup, "LABEL_PREFIXES", subjects.map(\.prefix), "")
     }
     let maker = params.group("MANUFACTURER", "who wrote the file")
     params.string(maker, "COMPANY", "MatchScene", "")

@@ -112,6 +112,13 @@ struct CSVScanner {
     return CSVField.unescape(bytes[range])
   }
 
+  /// The text a field holds with its RFC 4180 §2 quotes removed (`""` read as `"`), nothing else
+  /// changed: a cell of a file another program wrote (a DeepLabCut or TrackNet header).
+  func unquoted(_ range: Range<Int>) -> String {
+    guard quotedInside(range) != nil else { return string(range) }
+    return String(decoding: CSVField.unquoted(bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]), as: UTF8.self)
+  }
+
   /// Whether the line holds nothing but spaces.
   static func isBlank(_ fields: [Range<Int>]) -> Bool { fields.count == 1 && fields[0].isEmpty }
 

@@ -32,7 +32,8 @@ import MatchSceneCore
 ///   every row; DeepLabCut's `single` individual (unique body parts, not an animal) is skipped.
 ///   A person whose every keypoint is missing in a row is not a detection in that frame, but the
 ///   frame is still present (possibly with nobody), as OpenPose's empty frames are.
-/// - No CSV quoting: names and paths must not hold commas.
+/// - Cells may be quoted as RFC 4180 §2 describes (`"nose, left"`, `""` for a quote), as pandas quotes
+///   names holding commas; the quotes are removed before names are compared.
 public enum DeepLabCutCSV {
   /// Reads one camera's file: frame → people (see the type's contract).
   public static func read(file url: URL, skeleton: Skeleton) throws -> [Int: [PersonDetection2D]] {
@@ -71,7 +72,7 @@ public enum DeepLabCutCSV {
     try csv.forEachLine { line, f in
       guard let layout = individuals else {
         if CSVScanner.isBlank(f) { return }
-        let cells = f.map { csv.string($0) }
+        let cells = f.map { csv.unquoted($0) }
         let label = cells[0].lowercased()
         guard ["scorer", "individuals", "bodyparts", "coords"].contains(label), header[label] == nil else {
           throw InputError(file: file, location: .line(line), "\(expectedHeader); got '\(cells[0])'")
@@ -92,7 +93,7 @@ public enum DeepLabCutCSV {
         return
       }
       if CSVScanner.isBlank(f) { return }
-      let first = csv.string(f[0])
+      let first = csv.unquoted(f[0])
       if !skippedIndexName && out.isEmpty {
         skippedIndexName = true
         if !first.contains(where: { $0.isASCII && $0.isNumber }) && f.dropFirst().allSatisfy(\.isEmpty) { return }
@@ -100,7 +101,7 @@ public enum DeepLabCutCSV {
       guard f.count >= columnCount else {
         throw InputError(file: file, location: .line(line), "has \(f.count) fields; expected \(columnCount) as in the header")
       }
-      let indexValue = csv.string(f[indexColumns - 1])
+      let indexValue = csv.unquoted(f[indexColumns - 1])
       guard let frame = FrameNumber.of(indexValue) else {
         throw InputError(
           file: file, location: .line(line),

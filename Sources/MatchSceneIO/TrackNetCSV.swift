@@ -69,7 +69,7 @@ public enum TrackNetCSV {
     var lo = Int.max, hi = Int.min
     try csv.forEachLine { line, f in
       guard let c = columns else {
-        let names = f.map { csv.string($0).lowercased() }
+        let names = f.map { csv.unquoted($0).lowercased() }
         guard let iFrame = names.firstIndex(of: "frame"), let iVisibility = names.firstIndex(of: "visibility"),
           let iX = names.firstIndex(of: "x"), let iY = names.firstIndex(of: "y")
         else {

@@ -189,8 +189,10 @@ public enum OverlayVideo {
     try decoder.finish(what: "decoding \(video.path)")
     try encoder.finish(what: "encoding \(output.path)")
     guard written > 0 else { throw InputError(file: video.path, "no video frames to draw on\(frames.map { " for match frames \($0)" } ?? "")") }
-    if FileManager.default.fileExists(atPath: output.path) { try FileManager.default.removeItem(at: output) }
-    try FileManager.default.moveItem(at: partial, to: output)
+    // One rename replaces the previous video atomically (POSIX rename(2)).
+    guard rename(partial.path, output.path) == 0 else {
+      throw InputError(file: output.path, "cannot move the video into place: \(String(cString: strerror(errno)))")
+    }
     return Summary(framesWritten: written, framesWithReconstruction: withData, info: info)
   }
 

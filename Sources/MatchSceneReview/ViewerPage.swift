@@ -132,6 +132,15 @@ public enum ViewerPage {
     return page
   }
 
+  /// Whether `url` holds a page `write(for:)` wrote (its title starts `MatchScene — `), which a later
+  /// `view` may replace.
+  public static func isPage(_ url: URL) -> Bool {
+    guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+    defer { try? handle.close() }
+    let head = String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
+    return head.contains("<title>MatchScene — ")
+  }
+
   /// `text` as a JSON (and so JavaScript) string literal, with `<` escaped so it cannot close a script.
   static func jsonString(_ text: String) -> String {
     let encoder = JSONEncoder()

@@ -4,6 +4,7 @@ import MatchSceneAssets
 import MatchSceneCore
 import MatchSceneExport
 import MatchSceneForm
+import MatchSceneIO
 
 /// `matchscene clip <out> --player P1 --stroke 12`: one player's stroke as a GLB.
 struct Clip: ParsableCommand {
@@ -39,6 +40,9 @@ struct Clip: ParsableCommand {
   @Option(name: .shortAndLong, help: "GLB to write (default <out>/clips/<player>-stroke-<N>.glb).")
   var file: String?
 
+  @Flag(help: "Replace an existing --file that is not a clip MatchScene wrote (never one of the clip's inputs).")
+  var force = false
+
   func validate() throws {
     if let kind, StrokeKind(rawValue: kind) == nil {
       throw ValidationError("--kind must be serve, forehand or backhand, got '\(kind)'")
@@ -51,6 +55,10 @@ struct Clip: ParsableCommand {
 
   func run() throws {
     let folder = URL(fileURLWithPath: output)
+    // The clip never overwrites what it reads, nor a file that is not a clip, unless --force.
+    let inputs = MatchOutput.File.allCases.map { MatchOutput.url($0, in: folder) } + [reference].compactMap { $0.map { URL(fileURLWithPath: $0) } }
+    let isClip = { (url: URL) in GLTFWriter.isMatchSceneGLB(url, sceneExtra: "clipFromWorld") }
+    if let file { try OutputFile.check(URL(fileURLWithPath: file), option: "--file", force: force, inputs: inputs, isOurs: isClip) }
     let input = try FormInput.load(folder)
     let result = try FormAnalysis.run(motion: input.motion, venue: input.venue, events: input.events)
     var request = ClipRequest(player: player, stroke: stroke, kind: kind.flatMap(StrokeKind.init(rawValue:)), frames: frames.flatMap { ClosedRange(frames: $0) })
@@ -59,11 +67,10 @@ struct Clip: ParsableCommand {
     let clip = try StrokeClip.build(request, result: result, venue: input.venue, sport: try SportSpec.builtIn(input.sport))
     let suffix = clip.stroke.map { "-stroke-\($0.number).glb" } ?? "-frames-\(clip.frames.lowerBound)-\(clip.frames.upperBound).glb"
     let url = try file.map { URL(fileURLWithPath: $0) } ?? FileName.file(player, suffix: suffix, in: folder.appendingPathComponent("clips"))
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     let data = try GLTFWriter.glbData(clip.document)
     let problems = GLTFValidator.validate(glb: data)
     guard problems.isEmpty else { throw CommandFailure("clip fails the glTF checks: \(problems.joined(separator: "; "))") }
-    try AtomicFile.write(data, to: url)
+    try OutputFile.write(data, to: url, option: file == nil ? "clip" : "--file", force: force, inputs: inputs, isOurs: isClip)
     if file == nil { try OutputFolder.record(["clips"], in: folder) }
     let what = clip.stroke.map { "stroke \($0.number) (\($0.kind.rawValue), contact frame \($0.contactFrame))" } ?? "frames"
     print("wrote \(url.path): \(player) \(what), frames \(clip.frames.lowerBound)-\(clip.frames.upperBound)\(request.reference == nil ? "" : ", with ghost")")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MatchSceneCore
+import MatchSceneExport
 import MatchSceneSessions
 
 /// `matchscene compare A B` or `compare --player Ana --last 10`: one player across stored sessions.
@@ -27,7 +28,7 @@ struct Compare: ParsableCommand {
   @Option(name: .shortAndLong, help: "The folder for compare.html and compare.json (written whole).")
   var output: String = "compare"
 
-  @Flag(help: "Replace a non-empty folder that MatchScene did not write.")
+  @Flag(help: "Replace a non-empty folder, or a --glb file, that MatchScene did not write.")
   var force = false
 
   @Option(help: "Also write one rally of each of two sessions, overlaid in the venue frame, as this .glb file.")
@@ -55,6 +56,11 @@ struct Compare: ParsableCommand {
 
   func run() throws {
     let started = Date()
+    // --glb never overwrites the store, nor a file that is not a rally overlay, unless --force.
+    let store = URL(fileURLWithPath: storeOptions.path)
+    let storeFiles = [store, URL(fileURLWithPath: store.path + "-wal"), URL(fileURLWithPath: store.path + "-shm")]
+    let isOverlay = { (url: URL) in GLTFWriter.isMatchSceneGLB(url, sceneExtra: "overlay") }
+    if let glb { try OutputFile.check(URL(fileURLWithPath: glb), option: "--glb", force: force, inputs: storeFiles, isOurs: isOverlay) }
     let comparison = try storeOptions.withStore(.readOnly) { store in
       var chosen = ids
       if chosen.isEmpty, let player {
@@ -75,7 +81,7 @@ struct Compare: ParsableCommand {
     if let glb, let (ra, rb) = rallyNumbers {
       try storeOptions.withStore(.readOnly) { store in
         let data = try RallyOverlay.glb(try store.load(ids[0]), rally: ra, try store.load(ids[1]), rally: rb)
-        try AtomicFile.write(data, to: URL(fileURLWithPath: glb))
+        try OutputFile.write(data, to: URL(fileURLWithPath: glb), option: "--glb", force: force, inputs: storeFiles, isOurs: isOverlay)
       }
       print("wrote \(glb): rally \(ra) of session \(ids[0]) (A-…) and rally \(rb) of session \(ids[1]) (B-…)")
     }

@@ -20,6 +20,9 @@ struct Evaluate: ParsableCommand {
   @Option(help: "Also write the figures as JSON to this file.")
   var json: String?
 
+  @Flag(help: "Replace an existing --json file that is not an evaluation MatchScene wrote (never one of the inputs).")
+  var force = false
+
   @Option(help: "The match folder: also evaluate the plain-DLT baseline given the true association, side by side.")
   var baseline: String?
 
@@ -27,7 +30,17 @@ struct Evaluate: ParsableCommand {
     MatchOutput.tracksFile(URL(fileURLWithPath: path))
   }
 
+  /// What the run reads, which --json never overwrites: both tracks files and the events beside them, the
+  /// truth's folder when --truth names one (`<match>/truth`) and the --baseline match folder.
+  var inputs: [URL] {
+    let files = [Self.tracksFile(estimate), Self.tracksFile(truth)]
+    let truthFolder = files[1].path == URL(fileURLWithPath: truth).path ? nil : URL(fileURLWithPath: truth)
+    return files + files.compactMap(MatchOutput.eventsBeside) + [truthFolder].compactMap { $0 }
+      + [baseline].compactMap { $0.map { URL(fileURLWithPath: $0) } }
+  }
+
   func run() throws {
+    if let json { try OutputFile.check(URL(fileURLWithPath: json), option: "--json", force: force, inputs: inputs, isOurs: EvaluationReport.isReport) }
     let estimated = try TracksCSV.read(from: Self.tracksFile(estimate))
     let reference = try TracksCSV.read(from: Self.tracksFile(truth))
     let evaluation = TrackEvaluation(estimate: estimated, truth: reference)
@@ -61,8 +74,9 @@ struct Evaluate: ParsableCommand {
       }
     }
     if let json {
-      try EvaluationReport(tracks: evaluation, ballPlay: ballPlay, events: events, baseline: baselineEvaluation)
-        .write(to: URL(fileURLWithPath: json))
+      let report = EvaluationReport(tracks: evaluation, ballPlay: ballPlay, events: events, baseline: baselineEvaluation)
+      try OutputFile.write(
+        try report.jsonData(), to: URL(fileURLWithPath: json), option: "--json", force: force, inputs: inputs, isOurs: EvaluationReport.isReport)
     }
   }
 }

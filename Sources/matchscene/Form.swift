@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MatchSceneCore
 import MatchSceneForm
+import MatchSceneIO
 
 /// `matchscene form <out>`: joint angles, strokes and their scores against a reference.
 struct Form: ParsableCommand {
@@ -56,7 +57,12 @@ struct Form: ParsableCommand {
       clock = Date()
     }
     let folder = URL(fileURLWithPath: output)
-    if let saveReference { try StrokeReference.checkTarget(URL(fileURLWithPath: saveReference)) }
+    // --save-reference replaces only a stroke reference, never what the run reads (--reference included).
+    let inputs = MatchOutput.File.allCases.map { MatchOutput.url($0, in: folder) } + [reference].compactMap { $0.map { URL(fileURLWithPath: $0) } }
+    if let saveReference {
+      try StrokeReference.checkTarget(URL(fileURLWithPath: saveReference))
+      try OutputFile.check(URL(fileURLWithPath: saveReference), option: "--save-reference", inputs: inputs) { _ in true }
+    }
     let input = try FormInput.load(folder)
     lap("read")
     var options = FormOptions()
@@ -85,6 +91,7 @@ struct Form: ParsableCommand {
       else {
         throw CommandFailure("--save-reference: \(player) has no stroke \(stroke.map(String.init) ?? "of kind \(kind ?? "")") with complete angles")
       }
+      try OutputFile.check(URL(fileURLWithPath: saveReference), option: "--save-reference", inputs: inputs) { _ in true }
       try saved.write(to: URL(fileURLWithPath: saveReference))
       print("saved reference \(saved.name) (\(saved.kind.rawValue), \(saved.sources.count) strokes) → \(saveReference)")
     }

@@ -38,6 +38,9 @@ struct Overlay: ParsableCommand {
   @Option(name: .shortAndLong, help: "Output folder (default: <tracks folder>/overlay).")
   var output: String?
 
+  @Flag(help: "Add to an -o folder that MatchScene did not write (its files are kept, same-named ones replaced).")
+  var force = false
+
   @Flag(help: "Transparent images, to lay over the camera's video frames (default: a dark background).")
   var transparent = false
 
@@ -76,8 +79,17 @@ struct Overlay: ParsableCommand {
     guard let range else { throw CommandFailure("\(tracksURL.path): no reconstructed points") }
 
     let out = output.map { URL(fileURLWithPath: $0) } ?? tracksURL.deletingLastPathComponent().appendingPathComponent("overlay")
-    try OutputFolder.checkInputs(out, inputs: input.inputURLs)
+    // Added to across runs (a camera, a range of frames at a time), never into a folder of the user's
+    // or of the input; the marker lists what overlay wrote.
+    let kept = try OutputFolder.checkAdding(out, command: "matchscene overlay", force: force, inputs: input.inputURLs + [tracksURL])
     if output == nil { try OutputFolder.record(["overlay"], in: tracksURL.deletingLastPathComponent()) }
+    // The entries this run writes (a video's partial file too: a killed run's is the next run's to replace).
+    let adding = video.map { video -> [String] in
+      let mp4 = FileName.safe(cameras.first ?? URL(fileURLWithPath: video).deletingPathExtension().lastPathComponent) + ".mp4"
+      return [mp4, ".\(mp4).partial.mp4"]
+    } ?? chosen.map { FileName.safe($0.name) } + ["disagreement.csv"]
+    try OutputFolder.claim(out, command: "matchscene overlay", keeping: kept, adding: adding)
+    defer { try? OutputFolder.claim(out, command: "matchscene overlay", keeping: kept) }
     if let video {
       try overlayVideo(URL(fileURLWithPath: video), known: known, match: match, byFrame: byFrame, out: out)
       return

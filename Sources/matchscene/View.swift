@@ -29,9 +29,15 @@ struct View: ParsableCommand {
   @Flag(help: "Reference the .glb instead of embedding it (smaller page; needs a web server, browsers block file:// loads).")
   var noEmbed = false
 
+  @Flag(help: "Replace an existing page beside the scene that MatchScene did not write (never the scene itself).")
+  var force = false
+
   func run() throws {
     let url = URL(fileURLWithPath: scene)
     guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("\(scene): no such file") }
+    // The page replaces only a page `view` wrote, never the scene (`view page.html`).
+    try OutputFile.check(
+      url.deletingPathExtension().appendingPathExtension("html"), option: "view", force: force, inputs: [url], isOurs: ViewerPage.isPage)
     let source: ThreeJSSource
     if let three, three.contains("://") {
       guard ThreeJSSource.isValidCDN(three) else {

@@ -1,6 +1,6 @@
 import Foundation
 import MatchSceneCore
-import MatchSceneIO
+@testable import MatchSceneIO
 import TestSupport
 import XCTest
 
@@ -184,6 +184,60 @@ final class C3DWriterTests: XCTestCase {
     XCTAssertEqual(first[1], "70000")
     XCTAssertEqual(Double(first[2])!, 0.69999, accuracy: 1e-6)
     XCTAssertEqual(lines[1], "70000")
+  }
+
+  /// A custom skeleton and track ids from the input: spaces, non-ASCII, a control character, 40-character
+  /// names that clash once cut, names equal but for case.
+  private func hostileMatch() -> MotionModel {
+    let long = String(repeating: "x", count: 40)
+    let skeleton = Skeleton(
+      name: "custom", keypoints: ["left wrist", "tête", "a\u{7}b", long + "1", long + "2", "Knee", "knee", "left_wrist"], bones: [])
+    var motion = MotionModel(fps: 60, skeleton: skeleton, frames: 0...1)
+    for id in ["P1", "Joueur numéro un, très long"] {
+      var track = motion.makeTrack(id: id, kind: .player)
+      track[joint: 0, frame: 0] = MotionSample(position: SIMD3(1, 2, 3), reprojectionPx: 1, views: 2, state: .measured)
+      motion.tracks.append(track)
+    }
+    return motion
+  }
+
+  /// Labels are at most 32 ASCII letters, digits and `_-.~:`, unique ignoring case, the same every
+  /// run; plain names keep their labels; the names as given stay in the descriptions.
+  func testLabelsOfHostileNamesAreShortUniqueASCII() throws {
+    let motion = hostileMatch()
+    let set = MarkerSet(skeleton: motion.skeleton, naming: .keypoints)
+    let points = C3DWriter.points(motion, set: set, playerNames: ["P1": "Ana\u{1B}[2J"])
+    XCTAssertEqual(points.labels.count, 16)
+    for label in points.labels {
+      XCTAssertLessThanOrEqual(label.utf8.count, C3DLabels.maxLength, label)
+      XCTAssertTrue(label.unicodeScalars.allSatisfy { C3DLabels.isAllowed($0) || $0 == "~" || $0 == ":" }, label)
+    }
+    XCTAssertEqual(Set(points.labels.map { $0.lowercased() }).count, points.labels.count, "\(points.labels)")
+    XCTAssertTrue(points.labels[0].hasPrefix("P1:left_wrist~"), points.labels[0])
+    XCTAssertTrue(points.labels[1].hasPrefix("P1:t_te~"), points.labels[1])
+    XCTAssertTrue(points.labels[2].hasPrefix("P1:a_b~"), points.labels[2])
+    XCTAssertNotEqual(points.labels[3], points.labels[4], "40-character names cut to fit keep their hash apart")
+    XCTAssertEqual(points.labels[5...7], ["P1:Knee", "P1:knee-2", "P1:left_wrist"])
+    XCTAssertTrue(points.labels[8].hasPrefix("Joueu~"), points.labels[8])
+    XCTAssertEqual(points.subjects.map(\.prefix), ["P1:", String(points.labels[8].prefix { $0 != ":" }) + ":"])
+    XCTAssertEqual(points.descriptions[1], "Ana [2J tête", "control characters become spaces; UTF-8 kept")
+    let again = C3DWriter.points(motion, set: set, playerNames: ["P1": "Ana\u{1B}[2J"])
+    XCTAssertEqual(again.labels, points.labels, "deterministic")
+    // The built-in names are kept as they are: the outputs of ordinary matches do not change.
+    let plain = C3DWriter.points(match(), set: MarkerSet(skeleton: .coco17, naming: .keypoints), playerNames: [:])
+    XCTAssertEqual(plain.labels, ["P1", "P2"].flatMap { id in Skeleton.coco17.keypoints.map { "\(id):\($0)" } } + ["ball"])
+  }
+
+  /// Both independent readers read the rewritten labels as written.
+  func testReadersAcceptTheLabelsOfHostileNames() throws {
+    let motion = hostileMatch()
+    let url = try makeTemporaryFolder("c3d").appendingPathComponent("custom.c3d")
+    try C3DWriter.write(motion, playerNames: ["P1": "Ana\u{1B}[2J é"], to: url)
+    let read = try readBack(url)
+    let expected = C3DWriter.points(motion, set: MarkerSet(skeleton: motion.skeleton, naming: .keypoints), playerNames: [:]).labels
+    XCTAssertEqual(read.c3d_labels, expected)
+    XCTAssertEqual(read.ez_labels, expected)
+    XCTAssertEqual(read.ez_points[0][0], [1, 2, 3])
   }
 
   func testAnEmptyMatchIsAnError() {

@@ -56,6 +56,21 @@ final class DeepLabCutCSVTests: XCTestCase {
     XCTAssertEqual(labelled[42]?[0].keypoints[1], Keypoint2D(x: 11, y: 19, confidence: 1))
   }
 
+  /// pandas quotes a name holding a comma or a quote (RFC 4180): `"nose, left"`, `"a ""b"""`; the
+  /// quotes are removed before the names are compared, and the columns stay where they are.
+  func testQuotedHeaderCellsAreUnquoted() throws {
+    let skeleton = Skeleton(name: "custom", keypoints: ["nose, left", "tip \"a\""], bones: [])
+    let frames = try parse(#"""
+      scorer,S,S,S,S,S,S
+      "individuals","p, 1","p, 1","p, 1","p, 1","p, 1","p, 1"
+      bodyparts,"nose, left","nose, left","nose, left","tip ""a""","tip ""a""","tip ""a"""
+      "coords","x","y","likelihood",x,y,likelihood
+      "7",1,2,0.5,3,4,0.6
+      """#, skeleton: skeleton)
+    XCTAssertEqual(frames.keys.sorted(), [7])
+    XCTAssertEqual(frames[7]?.first?.keypoints, [Keypoint2D(x: 1, y: 2, confidence: 0.5), Keypoint2D(x: 3, y: 4, confidence: 0.6)])
+  }
+
   func testErrorsNameFileAndPlace() {
     assertInputError(try parse(deepLabCutSingle, skeleton: Skeleton(name: "animal", keypoints: ["tail", "snout"], bones: [])),
                      contains: ["pose/cam03.csv: no body part matches", "the file has Nose, paddle, left_ankle", "the skeleton has tail, snout"])

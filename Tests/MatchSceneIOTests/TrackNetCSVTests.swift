@@ -22,6 +22,13 @@ final class TrackNetCSVTests: XCTestCase {
     XCTAssertEqual(file.frames, 5...7, "coverage counts unseen frames too")
   }
 
+  /// A header written with RFC 4180 quotes (`"Frame"`, `"X"`) reads like the plain one.
+  func testQuotedHeaderCellsAreUnquoted() throws {
+    let text = "\"Frame\",\"Visibility\",\"X\",\"Y\",\"Confidence\",\"note, with comma\"\n3,1,10,20,0.5,\"a, b\"\n"
+    let balls = try TrackNetCSV.parse(text, file: "ball/cam01.csv")
+    XCTAssertEqual(balls[3], [BallDetection2D(x: 10, y: 20, confidence: 0.5)])
+  }
+
   func fileWith(_ text: String) throws -> URL {
     let url = try makeTemporaryFolder().appendingPathComponent("cam01.csv")
     try writeText(text, to: url)
