@@ -31,14 +31,3 @@ public struct TrackPoint: Sendable, Equatable, Hashable {
     self.views = views
   }
 }
-
-extension Array where Element == TrackPoint {
-  /// The frame rate of `tracks.csv` rows: frames per second of time between the first and the last
-  /// frame; nil with fewer than two distinct frames.
-  public var framesPerSecond: Double? {
-    guard let a = self.min(by: { $0.frame < $1.frame }), let b = self.max(by: { $0.frame < $1.frame }),
-      b.frame > a.frame, b.time > a.time
-    else { return nil }
-    return Double(b.frame - a.frame) / (b.time - a.time)
-  }
-}
