@@ -44,9 +44,6 @@ public struct AnalysisResult: Sendable {
     self.events = events
     self.flights = flights
   }
-
-  /// The row view of `motion`.
-  public var reconstruction: Reconstruction { motion.reconstruction }
 }
 
 /// Time-domain analysis of a reconstruction: player smoothing and bone lengths, ball flights and the
@@ -152,9 +149,6 @@ public struct MatchAnalyzer: Sendable {
       (a.element.frame, rank(a.element), a.offset) < (b.element.frame, rank(b.element), b.offset)
     }.map(\.element)
   }
-
-  /// The row view of `run(_:)`: `reconstruction` must be in venue coordinates.
-  public func run(_ reconstruction: Reconstruction) -> AnalysisResult { run(MotionModel(reconstruction)) }
 
   /// The ball's track replaced: at each frame `keep(frame, fitted)` accepts, the fitted position of the
   /// flight covering it (`fitted` true; the observation's reprojection error and views kept, a missed

@@ -170,7 +170,4 @@ public enum Scoreboard {
     let players = sums.sorted { $0.count > $1.count }.prefix(2)
     return Dictionary(uniqueKeysWithValues: players.map { ($0.id, $0.sum / Double($0.count) < 0 ? "negative_x" : "positive_x") })
   }
-
-  /// The row view of `sides(of:)` (people of kind `player` only).
-  public static func sides(of reconstruction: Reconstruction) -> [String: String] { sides(of: MotionModel(reconstruction)) }
 }

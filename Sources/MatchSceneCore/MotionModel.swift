@@ -171,10 +171,6 @@ extension MotionModel {
     sortTracks()
   }
 
-  public init(_ reconstruction: Reconstruction) {
-    self.init(points: reconstruction.points, fps: reconstruction.fps, skeleton: reconstruction.skeleton)
-  }
-
   /// Every present sample as a `tracks.csv` row: by frame, people in id order with their joints in
   /// skeleton order, then the ball. A `.filled` sample's row has reprojection error -1 and 0 views.
   public var rows: [TrackPoint] {
@@ -185,10 +181,11 @@ extension MotionModel {
   }
 
   /// Calls `body` with each of `rows` in order, without making the array (a 10-minute match has 1.6
-  /// million rows).
-  public func forEachRow(_ body: (TrackPoint) throws -> Void) rethrows {
+  /// million rows). Within a frame the tracks come in `trackOrder` (indices into `tracks`; tracks left
+  /// out give no rows), by default people by id, then the ball.
+  public func forEachRow(trackOrder: [Int]? = nil, _ body: (TrackPoint) throws -> Void) rethrows {
     guard let frames else { return }
-    let order = tracks.indices.sorted { a, b in
+    let order = trackOrder ?? tracks.indices.sorted { a, b in
       let x = tracks[a], y = tracks[b]
       if (x.kind == .ball) != (y.kind == .ball) { return y.kind == .ball }
       return x.id < y.id
@@ -211,9 +208,6 @@ extension MotionModel {
       }
     }
   }
-
-  /// The row view as a `Reconstruction`.
-  public var reconstruction: Reconstruction { Reconstruction(fps: fps, skeleton: skeleton, points: rows) }
 
   /// The model with every position mapped by `transform` (e.g. `venueFromWorld`).
   public func transformed(by transform: RigidTransform) -> MotionModel {

@@ -1,12 +1,3 @@
-/// What a track follows.
-public enum TrackKind: String, Sendable, Codable, CaseIterable {
-  /// A person who plays (`P1`, `P2`…): for table tennis, who stands behind an end through the rallies.
-  case player
-  case ball
-  /// Anyone else seen (`B1`, `B2`…): a bystander, an umpire, a coach.
-  case person
-}
-
 /// One estimated 3D point: a row of `tracks.csv`
 /// (`frame,time,track,kind,joint,x,y,z,reproj_px,views`).
 public struct TrackPoint: Sendable, Equatable, Hashable {
@@ -38,43 +29,5 @@ public struct TrackPoint: Sendable, Equatable, Hashable {
     self.position = position
     self.reprojectionPx = reprojectionPx
     self.views = views
-  }
-}
-
-/// A reconstructed (or true) match: every track point, with the timing needed to animate it.
-public struct Reconstruction: Sendable {
-  public var fps: Double
-  public var skeleton: Skeleton
-  public var points: [TrackPoint]
-  public init(fps: Double, skeleton: Skeleton, points: [TrackPoint]) {
-    self.fps = fps
-    self.skeleton = skeleton
-    self.points = points
-  }
-
-  /// Track ids in order of first appearance (people first, then the ball), with their kind.
-  public var trackIDs: [(id: String, kind: TrackKind)] {
-    var seen = Set<String>()
-    var people: [(String, TrackKind)] = [], balls: [(String, TrackKind)] = []
-    for p in points where seen.insert(p.track).inserted {
-      if p.kind == .ball { balls.append((p.track, p.kind)) } else { people.append((p.track, p.kind)) }
-    }
-    return (people + balls).map { (id: $0.0, kind: $0.1) }
-  }
-
-  public var frameRange: ClosedRange<Int>? {
-    guard let lo = points.map(\.frame).min(), let hi = points.map(\.frame).max() else { return nil }
-    return lo...hi
-  }
-}
-
-extension Array where Element == TrackPoint {
-  /// The frame rate of `tracks.csv` rows: frames per second of time between the first and the last
-  /// frame; nil with fewer than two distinct frames.
-  public var framesPerSecond: Double? {
-    guard let a = self.min(by: { $0.frame < $1.frame }), let b = self.max(by: { $0.frame < $1.frame }),
-      b.frame > a.frame, b.time > a.time
-    else { return nil }
-    return Double(b.frame - a.frame) / (b.time - a.time)
   }
 }

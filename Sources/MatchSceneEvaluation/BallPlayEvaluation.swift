@@ -19,18 +19,19 @@ public struct BallPlayEvaluation: Sendable, Encodable {
   public var outOfPlayFrames: Int
 
   /// - Parameters:
-  ///   - estimate, truth: tracks; only `kind == .ball` points are used.
+  ///   - estimate, truth: tracks; only the ball's (`kind == .ball`) samples are used.
   ///   - trueEvents: the truth's events (`rally_start` and `rally_end` are used; an open rally runs to
   ///     the last true ball frame).
-  ///   - fps: frames per second, for the allowances.
+  ///   - fps: frames per second, for the allowances (default the truth's).
   public init(
-    estimate: [TrackPoint], truth: [TrackPoint], trueEvents: [MatchEvent], fps: Double, tossAllowance: Double = 1,
+    estimate: MotionModel, truth: MotionModel, trueEvents: [MatchEvent], fps: Double? = nil, tossAllowance: Double = 1,
     endAllowance: Int = 2
   ) {
-    let trueBall = truth.filter { $0.kind == .ball }
+    let fps = fps ?? truth.fps
+    let trueBall = Self.ballSamples(truth)
     let lastFrame = trueBall.map(\.frame).max() ?? 0
     let windows = Rallies.ranges(trueEvents, openUntil: lastFrame)
-    let estimated = Set(estimate.filter { $0.kind == .ball }.map(\.frame))
+    let estimated = Set(Self.ballSamples(estimate).map(\.frame))
     func inPlay(_ f: Int) -> Bool { windows.contains { $0.contains(f) } }
     let seen = trueBall.filter { $0.views >= 2 && inPlay($0.frame) }.map(\.frame)
     inPlayFrames = seen.count
@@ -39,6 +40,19 @@ public struct BallPlayEvaluation: Sendable, Encodable {
     let widened = windows.map { ($0.lowerBound - toss)...($0.upperBound + endAllowance) }
     outOfPlayFrames = estimated.filter { f in !widened.contains { $0.contains(f) } }.count
     outOfPlayRate = estimated.isEmpty ? 0 : Double(outOfPlayFrames) / Double(estimated.count)
+  }
+
+  /// The present samples of the ball's tracks with their frame; views 0 for a filled one (as
+  /// `tracks.csv` writes it).
+  public static func ballSamples(_ motion: MotionModel) -> [(frame: Int, views: Int)] {
+    var out: [(frame: Int, views: Int)] = []
+    for track in motion.tracks where track.kind == .ball {
+      for frame in track.frames {
+        let s = track[joint: 0, frame: frame]
+        if s.isPresent { out.append((frame, s.state == .filled ? 0 : Int(s.views))) }
+      }
+    }
+    return out
   }
 
   /// One line for the terminal.

@@ -8,17 +8,30 @@ import MatchSceneGeometry
 public enum OracleBaseline {
   /// - Parameters:
   ///   - truth: the true track points (players and ball) of the same frames.
-  public static func reconstruct(_ match: Match, truth: [TrackPoint], frames: ClosedRange<Int>) throws -> Reconstruction {
+  /// - Returns: the players and the ball over `frames`, in the match's skeleton and frame rate.
+  public static func reconstruct(_ match: Match, truth: MotionModel, frames: ClosedRange<Int>) throws -> MotionModel {
     let triangulator = try Triangulator(cameras: match.cameras, options: TriangulationOptions())
     let skeleton = match.skeleton, m = match.cameras.count, k = skeleton.count
     var truthByFrame: [Int: [String: [Int: SIMD3<Double>]]] = [:]
     var ballByFrame: [Int: SIMD3<Double>] = [:]
-    for p in truth where frames.contains(p.frame) {
-      if p.kind == .ball { ballByFrame[p.frame] = p.position; continue }
-      guard let j = skeleton.index(of: p.joint) else { continue }
-      truthByFrame[p.frame, default: [:]][p.track, default: [:]][j] = p.position
+    for track in truth.tracks {
+      for tj in 0..<track.jointCount {
+        let j = track.kind == .ball ? 0 : skeleton.index(of: truth.skeleton.keypoints[tj])
+        guard let j else { continue }
+        for frame in track.frames where frames.contains(frame) {
+          guard let p = track.position(joint: tj, frame: frame) else { continue }
+          if track.kind == .ball { ballByFrame[frame] = p } else { truthByFrame[frame, default: [:]][track.id, default: [:]][j] = p }
+        }
+      }
     }
-    var points: [TrackPoint] = []
+    var motion = MotionModel(fps: match.fps, skeleton: skeleton, frames: frames)
+    var trackIndex: [String: Int] = [:]
+    func track(_ id: String, _ kind: TrackKind) -> Int {
+      if let t = trackIndex[id] { return t }
+      motion.tracks.append(motion.makeTrack(id: id, kind: kind))
+      trackIndex[id] = motion.tracks.count - 1
+      return motion.tracks.count - 1
+    }
     for frame in frames {
       let people = truthByFrame[frame] ?? [:]
       let ids = people.keys.sorted()
@@ -45,8 +58,8 @@ public enum OracleBaseline {
       for (p, id) in ids.enumerated() {
         for j in 0..<k {
           guard let point = batch.point(p * k + j) else { continue }
-          points.append(TrackPoint(frame: frame, time: Double(frame) / match.fps, track: id, kind: .player, joint: skeleton.keypoints[j],
-                                   position: point.position, reprojectionPx: point.meanReprojectionPx, views: point.viewCount))
+          motion.tracks[track(id, .player)][joint: j, frame: frame] = MotionSample(
+            position: point.position, reprojectionPx: point.meanReprojectionPx, views: point.viewCount, state: .measured)
         }
       }
       // Ball: the candidate nearest the true ball's projection in each camera.
@@ -60,11 +73,12 @@ public enum OracleBaseline {
           }
         }
         if let point = try triangulator.triangulate(row).point(0) {
-          points.append(TrackPoint(frame: frame, time: Double(frame) / match.fps, track: "ball", kind: .ball, joint: "ball",
-                                   position: point.position, reprojectionPx: point.meanReprojectionPx, views: point.viewCount))
+          motion.tracks[track("ball", .ball)][joint: 0, frame: frame] = MotionSample(
+            position: point.position, reprojectionPx: point.meanReprojectionPx, views: point.viewCount, state: .measured)
         }
       }
     }
-    return Reconstruction(fps: match.fps, skeleton: skeleton, points: points)
+    motion.sortTracks()
+    return motion
   }
 }

@@ -27,20 +27,34 @@ public struct TrackEvaluation: Sendable, Codable {
   public var falseBallRate: Double
   public var falseBallDistance: Double
 
-  /// Compares `estimate` with `truth`.
+  /// Compares `estimate` with `truth`, joints matched by their names (the two may have different
+  /// skeletons), every present sample (measured or filled) taking part.
   /// - Parameter falseBallDistance: an estimated ball further than this from the truth counts as false.
-  public init(estimate: [TrackPoint], truth: [TrackPoint], falseBallDistance: Double = 0.1) {
+  public init(estimate: MotionModel, truth: MotionModel, falseBallDistance: Double = 0.1) {
     self.falseBallDistance = falseBallDistance
     struct Key: Hashable { let frame: Int; let joint: String }
-    var truthTracks: [String: [Key: TrackPoint]] = [:]
-    var estTracks: [String: [Key: TrackPoint]] = [:]
-    var truthBall: [Int: TrackPoint] = [:], estBall: [Int: TrackPoint] = [:]
-    for p in truth {
-      if p.kind == .ball { truthBall[p.frame] = p } else { truthTracks[p.track, default: [:]][Key(frame: p.frame, joint: p.joint)] = p }
+    typealias Point = (position: SIMD3<Double>, views: Int)
+    /// People's samples by track, (frame, joint name); the ball's by frame (the last ball track's when several).
+    func index(_ motion: MotionModel) -> (people: [String: [Key: Point]], ball: [Int: Point]) {
+      var people: [String: [Key: Point]] = [:], ball: [Int: Point] = [:]
+      for track in motion.tracks {
+        for j in 0..<track.jointCount {
+          for frame in track.frames {
+            let s = track[joint: j, frame: frame]
+            guard s.isPresent else { continue }
+            let point = (s.position, s.state == .filled ? 0 : Int(s.views))
+            if track.kind == .ball {
+              ball[frame] = point
+            } else {
+              people[track.id, default: [:]][Key(frame: frame, joint: motion.skeleton.keypoints[j])] = point
+            }
+          }
+        }
+      }
+      return (people, ball)
     }
-    for p in estimate {
-      if p.kind == .ball { estBall[p.frame] = p } else { estTracks[p.track, default: [:]][Key(frame: p.frame, joint: p.joint)] = p }
-    }
+    let (truthTracks, truthBall) = index(truth)
+    let (estTracks, estBall) = index(estimate)
     // Match estimated tracks to true tracks greedily by mean distance over shared points.
     var pairs: [(cost: Double, est: String, truth: String, shared: Int)] = []
     for (e, ep) in estTracks {
@@ -81,7 +95,7 @@ public struct TrackEvaluation: Sendable, Codable {
     coveragePerTrack = perTrack.mapValues { $0.1 > 0 ? Double($0.0) / Double($0.1) : 1 }
 
     // Identity: per frame, the estimated track nearest each true track's centre.
-    func centres(_ tracks: [String: [Key: TrackPoint]]) -> [Int: [String: SIMD3<Double>]] {
+    func centres(_ tracks: [String: [Key: Point]]) -> [Int: [String: SIMD3<Double>]] {
       var sums: [Int: [String: (SIMD3<Double>, Int)]] = [:]
       for (id, points) in tracks {
         for (k, p) in points {

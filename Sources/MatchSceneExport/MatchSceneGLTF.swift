@@ -38,14 +38,6 @@ public enum MatchSceneGLTF {
   public static let animationName = "match"
   public static let generator = "MatchScene"
 
-  /// The glTF document of `reconstruction` (its row view; see `build(motion:…)`).
-  public static func build(
-    _ reconstruction: Reconstruction, cameras: [Camera], sport: SportSpec, worldUp: SIMD3<Double>,
-    options: SceneOptions = SceneOptions()
-  ) throws -> GLTFDocument {
-    try build(motion: MotionModel(reconstruction), cameras: cameras, sport: sport, worldUp: worldUp, options: options)
-  }
-
   /// The glTF document of `motion` (positions in the calibration's world frame).
   /// - Parameters:
   ///   - cameras: calibrated cameras to place in the scene (`SceneOptions.includeCameras`).

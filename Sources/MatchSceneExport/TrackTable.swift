@@ -10,8 +10,7 @@ struct TrackTable {
   let fps: Double
   /// First to last frame of any point; nil without points.
   let frameRange: ClosedRange<Int>?
-  /// Track ids in order of first appearance, with their kind (players first, then balls), as
-  /// `Reconstruction.trackIDs`.
+  /// Track ids in the model's order, with their kind (people first, then the ball).
   let trackIDs: [(id: String, kind: TrackKind)]
   /// Series index of each track's joints, in order of first appearance.
   private var index: [String: [(joint: String, series: Int)]] = [:]
@@ -21,9 +20,6 @@ struct TrackTable {
   private var present: [[Bool]] = []
   /// Frames of series s that have data, ascending.
   private var knownFrames: [[Int]] = []
-
-  /// - Throws: `GLTFError` naming track, joint and frame of the first non-finite position.
-  init(_ reconstruction: Reconstruction) throws { try self.init(MotionModel(reconstruction)) }
 
   /// - Throws: `GLTFError` naming track, joint and frame of the first non-finite position.
   init(_ motion: MotionModel) throws {

@@ -109,22 +109,6 @@ public enum TRCWriter {
   /// Size of the pieces `writeAll` renders and writes one after another.
   static let writePieceBytes = 4 << 20
 
-  /// Writes `<folder>/<track>.trc` for every person (players and others); returns the files written.
-  public static func writeAll(_ reconstruction: Reconstruction, to folder: URL, yUp: Bool = true) throws -> [URL] {
-    var written: [URL] = []
-    let ids = reconstruction.trackIDs
-    let files = try FileName.files(ids.map(\.id), suffix: ".trc", in: folder)
-    for (id, kind) in ids where kind != .ball {
-      let url = files[id]!
-      try AtomicFile.write(
-        render(track: id, points: reconstruction.points, skeleton: reconstruction.skeleton, fps: reconstruction.fps,
-               fileName: url.lastPathComponent, yUp: yUp),
-        to: url)
-      written.append(url)
-    }
-    return written
-  }
-
   /// Reads the marker positions back (for round-trip checks): frame → marker → position as written.
   public static func parse(_ text: String, file: String) throws -> (markers: [String], frames: [Int: [String: SIMD3<Double>]]) {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

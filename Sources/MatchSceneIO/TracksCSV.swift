@@ -74,12 +74,13 @@ public enum TracksCSV {
 
   /// Writes `motion.rows` atomically, rendered without the array of rows (see `render(_:)`) and written
   /// in pieces of about `pieceBytes` as they are rendered (the same bytes as `renderBytes(motion)`, without
-  /// holding a 10-minute match's 120 MB of text).
-  public static func write(_ motion: MotionModel, to url: URL, pieceBytes: Int = 1 << 22) throws {
+  /// holding a 10-minute match's 120 MB of text). `trackOrder` orders the tracks within a frame
+  /// (`MotionModel.forEachRow(trackOrder:_:)`; default people by id, then the ball).
+  public static func write(_ motion: MotionModel, to url: URL, trackOrder: [Int]? = nil, pieceBytes: Int = 1 << 22) throws {
     try AtomicFile.write(to: url) { emit in
       var out = TextBuffer(capacity: pieceBytes + 256)
       appendHeader(to: &out)
-      try motion.forEachRow { row in
+      try motion.forEachRow(trackOrder: trackOrder) { row in
         appendRow(row, to: &out)
         if out.bytes.count >= pieceBytes {
           try out.bytes.withUnsafeBytes { try emit($0) }

@@ -90,11 +90,4 @@ public struct BoneLengthConstraint: Sendable {
       }
     }
   }
-
-  /// The row view of `apply(to:)` (inout), for callers holding rows.
-  public func apply(to reconstruction: Reconstruction) -> Reconstruction {
-    var motion = MotionModel(reconstruction)
-    apply(to: &motion)
-    return motion.reconstruction
-  }
 }

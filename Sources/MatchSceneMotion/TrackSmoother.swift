@@ -91,13 +91,6 @@ public struct TrackSmoother: Sendable {
     }
   }
 
-  /// The row view of `smooth(_:)` (inout), for callers holding rows.
-  public func smooth(_ reconstruction: Reconstruction) -> Reconstruction {
-    var motion = MotionModel(reconstruction)
-    smooth(&motion)
-    return motion.reconstruction
-  }
-
   /// One joint's positions per frame (nil = missing) → smoothed positions (nil where still missing).
   public func smoothSeries(_ positions: [SIMD3<Double>?], fps: Double) -> [SIMD3<Double>?] {
     smoothSeriesMarkingReplaced(positions, fps: fps).positions

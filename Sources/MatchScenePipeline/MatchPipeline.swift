@@ -163,7 +163,7 @@ public struct MatchPipeline: Sendable {
     result.calibrationCorrectedInternally = refinement != nil && !options.refineCalibration
     result.resolvedOptions = resolved
     result.viewsUsed = reconstructed.viewsUsed.renamingTracks(roles.mapValues(\.id))
-    result.settings = options.manifestSettings()
+    result.settings = resolved.manifestOptions
     result.inputHash = try? inputHash.value()
     return result
   }

@@ -1,8 +1,10 @@
 import Foundation
 import MatchSceneAnalysis
+import MatchSceneBallPlay
 import MatchSceneCore
 import MatchSceneExport
 import MatchSceneIO
+import MatchSceneReconstruction
 
 /// What `MatchResult.write(to:options:)` writes besides the tracks and the manifest.
 public struct OutputOptions: Sendable {
@@ -156,8 +158,8 @@ extension MatchResult {
     if analysed {
       jobs.append(Writer { [self] in
         try MatchOutput.writeEvents(events, in: staging)
-        try ScoreFile(settings: scoreSettings, players: playerNames, points: scores, disagreements: disagreements)
-          .write(in: staging)
+        let score = ScoreFile(settings: scoreSettings, players: playerNames, points: scores, disagreements: disagreements)
+        try MatchOutput.writeJSON(score, as: .score, in: staging)
         return [(MatchOutput.File.events.rawValue, nil), (MatchOutput.File.score.rawValue, nil)]
       })
     }

@@ -1,4 +1,5 @@
 import MatchSceneCore
+import MatchSceneIO
 
 /// The settings one run actually used, each resolved once, by one rule: a flag (`PipelineOptions`) over
 /// `match.toml` over the sport's default over the built-in default. Codable, so that a run can record
@@ -47,16 +48,20 @@ public struct ResolvedOptions: Sendable, Equatable, Codable {
   public var softBones: Setting<Bool>
   /// How the match is scored: the score settings with the policy flag applied.
   public var score: Setting<ScoreSettings>
+  /// The other settings that change what is reconstructed and analysed, which `match.toml` cannot give,
+  /// by their manifest names (`analysis`, `smoothingCutoff`, …; `PipelineOptions.otherSettings`).
+  public var others: [String: Setting<SettingValue>]
 
   public init(
     viewGateSigmas: Setting<Double?>, weighViewsByNoise: Setting<Bool>, weighViewsByNoiseAfterRefinement: Setting<Bool>,
-    softBones: Setting<Bool>, score: Setting<ScoreSettings>
+    softBones: Setting<Bool>, score: Setting<ScoreSettings>, others: [String: Setting<SettingValue>] = [:]
   ) {
     self.viewGateSigmas = viewGateSigmas
     self.weighViewsByNoise = weighViewsByNoise
     self.weighViewsByNoiseAfterRefinement = weighViewsByNoiseAfterRefinement
     self.softBones = softBones
     self.score = score
+    self.others = others
   }
 }
 
@@ -84,6 +89,6 @@ extension PipelineOptions {
     return ResolvedOptions(
       viewGateSigmas: ResolvedOptions.Setting(gate.value > 0 ? gate.value : nil, from: gate.source),
       weighViewsByNoise: byNoise, weighViewsByNoiseAfterRefinement: afterRefinement,
-      softBones: ResolvedOptions.Setting(soft, from: soft ? .builtIn : .flag), score: score)
+      softBones: ResolvedOptions.Setting(soft, from: soft ? .builtIn : .flag), score: score, others: otherSettings())
   }
 }

@@ -7,7 +7,7 @@ import MatchSceneReconstruction
 
 /// `matchscene locate-venue <out>`: where the table is, from a reconstruction's ball.
 public enum VenueLocation {
-  /// Reads an output folder (`MatchOutput`: the ball's rows, the sport, frame rate and the up direction the
+  /// Reads an output folder (`MatchOutput`: the ball's track, the sport, frame rate and the up direction the
   /// run used) and estimates the venue frame (`VenueLocator`).
   /// - Parameters:
   ///   - upHint: the world's up direction; default the one the output's venue frame names, else z.
@@ -22,14 +22,14 @@ public enum VenueLocation {
         file: sport == nil ? output.url(output.hasManifestFile ? .manifest : .report).path : "sport option", location: .key("sport"),
         "locate-venue finds a table from the ball's bounces; \(spec.name) has none (give [venue] in match.toml by hand)")
     }
-    let points = try output.rows()
-    guard output.manifest.fps > 0, points.count > 1 else {
+    let ball = VenueLocator.ball(in: try output.motion(kinds: [.ball]))
+    guard output.manifest.fps > 0, !ball.isEmpty else {
       throw InputError(file: output.url(.tracks).path, "has no ball rows to locate the table from")
     }
     let up = upHint ?? output.recordedVenue?.up ?? SIMD3(0, 0, 1)
     var options = VenueLocatorOptions()
     options.ballDrag = spec.ball.dragPerMetre
     return try VenueLocator(table: table, options: options).locate(
-      ball: VenueLocator.ball(in: points), fps: output.manifest.fps, upHint: up)
+      ball: ball, fps: output.manifest.fps, upHint: up)
   }
 }

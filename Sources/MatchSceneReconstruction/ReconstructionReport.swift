@@ -192,8 +192,9 @@ struct ReportBuilder {
     }
   }
 
-  mutating func add(ball: TrackPoint) {
-    note(track: ball.track, frame: ball.frame, kind: .ball)
+  /// Counts the ball's sample at `frame` (track `ball`).
+  mutating func add(ball: MotionSample, frame: Int) {
+    note(track: "ball", frame: frame, kind: .ball)
     ballErrors.append(ball.reprojectionPx)
     ballFrames += 1
   }

@@ -7,11 +7,6 @@ public struct ReconstructionResult: Sendable {
   /// Every track over the frames processed: people named `P1`, `P2`… by how long they were seen
   /// (longest first; `MatchPipeline` then tells players from other people), and the ball.
   public var motion: MotionModel
-  /// The row view of `motion`.
-  public var reconstruction: Reconstruction {
-    get { motion.reconstruction }
-    set { motion = MotionModel(newValue) }
-  }
   /// Frames processed.
   public var frames: ClosedRange<Int>?
   /// Wall-clock seconds spent.
@@ -308,11 +303,10 @@ public struct Reconstructor: Sendable {
         }
       }
       if let b = ball[i] {
-        ballTrack[joint: 0, frame: frame] = MotionSample(
+        let sample = MotionSample(
           position: b.position, reprojectionPx: b.meanReprojectionPx, views: b.viewCount, state: .measured)
-        report.add(ball: TrackPoint(
-          frame: frame, time: Double(frame) / match.fps, track: "ball", kind: .ball, joint: "ball", position: b.position,
-          reprojectionPx: b.meanReprojectionPx, views: b.viewCount))
+        ballTrack[joint: 0, frame: frame] = sample
+        report.add(ball: sample, frame: frame)
       }
     }
     if ballTrack.presentFrameCount > 0 { motion.tracks.append(ballTrack) }

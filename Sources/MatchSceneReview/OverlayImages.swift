@@ -13,14 +13,14 @@ public enum OverlayImages {
   /// Draws `cameras` over `frames` and writes the images and `disagreement.csv` into `folder`. A camera's
   /// folder and file names are its name made safe (`FileName`), its name and the track's CSV-escaped.
   /// - Parameters:
-  ///   - reconstructed: the reconstruction's points by match frame (world frame).
+  ///   - reconstructed: the reconstruction (world frame, match frames).
   ///   - background: the images' background colour; nil: transparent, to lay over video frames.
   ///   - progress: told the number of images written so far.
   /// - Returns: the `disagreement.csv` written.
   /// - Throws: when a folder or file cannot be written.
   @discardableResult
   public static func write(
-    cameras: [Camera], frames: ClosedRange<Int>, match: Match, reconstructed: [Int: [TrackPoint]], background: String?,
+    cameras: [Camera], frames: ClosedRange<Int>, match: Match, reconstructed: MotionModel, background: String?,
     to folder: URL, progress: ((Int) -> Void)? = nil
   ) throws -> URL {
     var summary = disagreementHeader + "\n"
@@ -31,7 +31,7 @@ public enum OverlayImages {
       for frame in frames {
         let image = OverlaySVG.renderWithDisagreements(
           camera: camera, frame: frame, detections: match.people(camera: camera.name, frame: frame),
-          balls: match.balls(camera: camera.name, frame: frame), reconstructed: reconstructed[frame] ?? [],
+          balls: match.balls(camera: camera.name, frame: frame), reconstructed: reconstructed,
           skeleton: match.skeleton, background: background)
         try AtomicFile.write(image.svg, to: cameraFolder.appendingPathComponent(FileName.safe(camera.name) + "_\(frame).svg"))
         for d in image.disagreements {

@@ -19,12 +19,13 @@ public enum OverlaySVG {
   /// The SVG document (width × height = the camera's image size, pixel coordinates, y down).
   /// - Parameters:
   ///   - camera: projects the reconstruction (distortion included).
-  ///   - frame: the match frame; only `reconstructed` points of this frame are drawn.
+  ///   - frame: the match frame; only `reconstructed`'s samples of this frame are drawn.
+  ///   - reconstructed: the tracks (their joints matched to `skeleton`'s by name).
   ///   - detections, balls: this camera's 2D detections of the frame.
   ///   - skeleton: keypoint order of the detections and bones to draw.
   public static func render(
     camera: Camera, frame: Int, detections: [PersonDetection2D], balls: [BallDetection2D],
-    reconstructed: [TrackPoint], skeleton: Skeleton, background: String? = defaultBackground
+    reconstructed: MotionModel, skeleton: Skeleton, background: String? = defaultBackground
   ) -> String {
     renderWithDisagreements(
       camera: camera, frame: frame, detections: detections, balls: balls, reconstructed: reconstructed,
@@ -40,7 +41,7 @@ public enum OverlaySVG {
   ///   over the camera's video frame.
   public static func renderWithDisagreements(
     camera: Camera, frame: Int, detections: [PersonDetection2D], balls: [BallDetection2D],
-    reconstructed: [TrackPoint], skeleton: Skeleton, background: String? = defaultBackground
+    reconstructed: MotionModel, skeleton: Skeleton, background: String? = defaultBackground
   ) -> (svg: String, disagreements: [Disagreement]) {
     let projected = project(camera: camera, frame: frame, reconstructed: reconstructed, skeleton: skeleton)
     let scores = disagreements(projected: projected, detections: detections, balls: balls)
@@ -102,7 +103,7 @@ public enum OverlaySVG {
   /// Each track's mean disagreement (pixels) in this frame, in the order the legend lists them.
   public static func disagreements(
     camera: Camera, frame: Int, detections: [PersonDetection2D], balls: [BallDetection2D],
-    reconstructed: [TrackPoint], skeleton: Skeleton
+    reconstructed: MotionModel, skeleton: Skeleton
   ) -> [Disagreement] {
     disagreements(
       projected: project(camera: camera, frame: frame, reconstructed: reconstructed, skeleton: skeleton),
@@ -116,25 +117,21 @@ public enum OverlaySVG {
     var pixels: [SIMD2<Double>?]
   }
 
-  static func project(camera: Camera, frame: Int, reconstructed: [TrackPoint], skeleton: Skeleton) -> [ProjectedTrack] {
-    let points = reconstructed.filter { $0.frame == frame }
-    var order: [String] = []
-    var byTrack: [String: [TrackPoint]] = [:]
-    for p in points {
-      if byTrack[p.track] == nil { order.append(p.track) }
-      byTrack[p.track, default: []].append(p)
-    }
-    return order.sorted().map { track in
-      let rows = byTrack[track]!
-      if rows.first!.kind == .ball {
-        return ProjectedTrack(track: track, isBall: true, pixels: [camera.project(rows[0].position)])
+  /// The tracks with a sample at `frame`, by id, projected by `camera`; a person's joints go to the
+  /// keypoints of `skeleton` with their names.
+  static func project(camera: Camera, frame: Int, reconstructed motion: MotionModel, skeleton: Skeleton) -> [ProjectedTrack] {
+    let keypointOf = motion.skeleton.keypoints.map { skeleton.index(of: $0) }
+    return motion.tracks.filter { $0.isPresent(frame: frame) }.sorted { $0.id < $1.id }.map { track in
+      if track.kind == .ball {
+        return ProjectedTrack(track: track.id, isBall: true, pixels: [camera.project(track[joint: 0, frame: frame].position)])
       }
       var pixels = [SIMD2<Double>?](repeating: nil, count: skeleton.count)
-      let projected = camera.project(rows.map(\.position))
-      for (row, pixel) in zip(rows, projected) {
-        if let i = skeleton.index(of: row.joint) { pixels[i] = pixel.flatMap(inImage(camera)) }
+      let joints = (0..<track.jointCount).filter { track[joint: $0, frame: frame].isPresent }
+      let projected = camera.project(joints.map { track[joint: $0, frame: frame].position })
+      for (j, pixel) in zip(joints, projected) {
+        if let i = keypointOf[j] { pixels[i] = pixel.flatMap(inImage(camera)) }
       }
-      return ProjectedTrack(track: track, isBall: false, pixels: pixels)
+      return ProjectedTrack(track: track.id, isBall: false, pixels: pixels)
     }
   }
 

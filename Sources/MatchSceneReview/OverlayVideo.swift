@@ -61,13 +61,13 @@ public enum OverlayVideo {
 
   /// Draws one frame's overlay on `image` (see the type's summary).
   /// - Parameters:
-  ///   - frame: the match frame; only `reconstructed` points of this frame are drawn.
+  ///   - frame: the match frame; only `reconstructed`'s samples of this frame are drawn.
   ///   - detections, balls: the camera's detections of that frame.
   ///   - colors: each track's colour (`colors(tracks:)`); tracks missing from it are drawn in the
   ///     palette's order within the frame.
   public static func draw(
     on image: inout RGBImage, camera: Camera, frame: Int, detections: [PersonDetection2D], balls: [BallDetection2D],
-    reconstructed: [TrackPoint], skeleton: Skeleton, colors: [String: SIMD3<UInt8>] = [:]
+    reconstructed: MotionModel, skeleton: Skeleton, colors: [String: SIMD3<UInt8>] = [:]
   ) {
     let scale = SIMD2(
       Double(image.width) / Double(camera.imageSize.width), Double(image.height) / Double(camera.imageSize.height))
@@ -127,7 +127,7 @@ public enum OverlayVideo {
   /// - Parameters:
   ///   - offset: the camera's frame offset (`cameraFrame = matchFrame + offset`).
   ///   - frames: match frames to write (nil: every video frame).
-  ///   - reconstructed: the reconstruction's rows by match frame.
+  ///   - reconstructed: the reconstruction (match frames).
   ///   - acceptMismatch: draw even when the video's rate or aspect ratio is not the camera's
   ///     (`checkMatches`).
   ///   - progress: called with the number of frames written so far.
@@ -136,7 +136,7 @@ public enum OverlayVideo {
   @discardableResult
   public static func render(
     video: URL, to output: URL, camera: Camera, offset: Int, frames: ClosedRange<Int>? = nil, match: Match,
-    reconstructed: [Int: [TrackPoint]], skeleton: Skeleton, ffmpeg: String = "ffmpeg", ffprobe: String = "ffprobe",
+    reconstructed: MotionModel, skeleton: Skeleton, ffmpeg: String = "ffmpeg", ffprobe: String = "ffprobe",
     acceptMismatch: Bool = false, progress: (Int) -> Void = { _ in }
   ) throws -> Summary {
     try OutputFolder.checkRegularFile(video, what: "video")
@@ -163,18 +163,17 @@ public enum OverlayVideo {
         "-f", "mp4", partial.path,
       ], reads: false)
     let frameBytes = 3 * info.width * info.height
-    let colors = colors(tracks: reconstructed.values.lazy.flatMap { $0.lazy.map(\.track) })
+    let colors = colors(tracks: reconstructed.tracks.filter { $0.presentFrameCount > 0 }.map(\.id))
     var written = 0, withData = 0
     var videoFrame = frames.map { $0.lowerBound + offset } ?? 0
     do {
       while let bytes = try decoder.read(count: frameBytes) {
         let matchFrame = videoFrame - offset
         var image = RGBImage(width: info.width, height: info.height, bytes: bytes)
-        let points = reconstructed[matchFrame] ?? []
-        if !points.isEmpty { withData += 1 }
+        if reconstructed.tracks.contains(where: { $0.isPresent(frame: matchFrame) }) { withData += 1 }
         draw(
           on: &image, camera: camera, frame: matchFrame, detections: match.people(camera: camera.name, frame: matchFrame),
-          balls: match.balls(camera: camera.name, frame: matchFrame), reconstructed: points, skeleton: skeleton,
+          balls: match.balls(camera: camera.name, frame: matchFrame), reconstructed: reconstructed, skeleton: skeleton,
           colors: colors)
         try encoder.write(image.bytes)
         written += 1

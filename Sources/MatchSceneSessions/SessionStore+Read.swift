@@ -120,7 +120,7 @@ extension SessionStore {
     try OutputFolder.replace(
       folder, force: force, marker: "matchscene sessions export \(id)\n", inputs: [URL(fileURLWithPath: path)]
     ) { staging in
-      try MatchOutput.writeTracks(session.motion.rows, in: staging)
+      try MatchOutput.writeTracks(session.motion, in: staging)
       try MatchOutput.writeEvents(session.events, in: staging)
       for (name, content) in session.documents {
         let url = staging.appendingPathComponent(name)

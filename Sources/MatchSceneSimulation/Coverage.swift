@@ -45,21 +45,32 @@ extension SimulatedMatch {
   /// Per camera, the fraction of frames each person and the ball are inside the image, and the
   /// fraction of truth points seen by at least two cameras (from the truth's `views`).
   public var coverage: RigCoverage {
-    let positions = truth.points.map(\.position)
+    // The truth's present samples, in one list for the cameras' batch projection.
+    var samples: [(track: Int, frame: Int, position: SIMD3<Double>, views: Int32)] = []
+    for (t, track) in truth.tracks.enumerated() {
+      for j in 0..<track.jointCount {
+        for frame in track.frames {
+          let s = track[joint: j, frame: frame]
+          if s.isPresent { samples.append((t, frame, s.position, s.views)) }
+        }
+      }
+    }
+    let positions = samples.map(\.position)
     var cameras: [CameraCoverage] = []
     for camera in match.cameras {
       let pixels = camera.project(positions)
       // Per (track, frame): all joints inside?
       var allInside: [String: [Int: Bool]] = [:]
       var ballFrames = 0, ballInside = 0
-      for (i, point) in truth.points.enumerated() {
+      for (i, sample) in samples.enumerated() {
         let inside = pixels[i].map { camera.contains($0) } ?? false
-        if point.kind == .ball {
+        let track = truth.tracks[sample.track]
+        if track.kind == .ball {
           ballFrames += 1
           if inside { ballInside += 1 }
         } else {
-          allInside[point.track, default: [:]][point.frame, default: true] =
-            (allInside[point.track]?[point.frame] ?? true) && inside
+          allInside[track.id, default: [:]][sample.frame, default: true] =
+            (allInside[track.id]?[sample.frame] ?? true) && inside
         }
       }
       var personInside: [String: Double] = [:]
@@ -73,12 +84,13 @@ extension SimulatedMatch {
     }
     var total = 0, multi = 0
     var byTrack: [String: (Int, Int)] = [:]
-    for p in truth.points {
+    for sample in samples {
       total += 1
-      let seen = p.views >= 2
+      let seen = sample.views >= 2
       if seen { multi += 1 }
-      let old = byTrack[p.track] ?? (0, 0)
-      byTrack[p.track] = (old.0 + 1, old.1 + (seen ? 1 : 0))
+      let id = truth.tracks[sample.track].id
+      let old = byTrack[id] ?? (0, 0)
+      byTrack[id] = (old.0 + 1, old.1 + (seen ? 1 : 0))
     }
     return RigCoverage(
       cameras: cameras, multiViewFraction: total == 0 ? 0 : Double(multi) / Double(total),

@@ -100,31 +100,28 @@ public enum MatchSimulator {
 
     let skeleton = Skeleton.coco17
     let trackIDs = players.map(\.id) + (bystander == nil ? [] : ["B1"])
-    var points: [TrackPoint] = []
-    points.reserveCapacity(frameCount * layout.slots)
+    var truth = MotionModel(fps: fps, skeleton: skeleton, frames: frameCount > 0 ? 0...(frameCount - 1) : nil)
+    truth.tracks = trackIDs.enumerated().map { k, id in truth.makeTrack(id: id, kind: k < players.count ? .player : .person) }
+    if ballPresent.contains(true) { truth.tracks.append(truth.makeTrack(id: "ball", kind: .ball)) }
     for frame in 0..<frameCount {
-      let t = Double(frame) / fps
-      for (k, id) in trackIDs.enumerated() {
+      for k in trackIDs.indices {
         let base = layout.person(frame, k)
         for j in 0..<17 {
-          points.append(
-            TrackPoint(
-              frame: frame, time: t, track: id, kind: k < players.count ? .player : .person, joint: skeleton.keypoints[j],
-              position: positions[base + j], reprojectionPx: 0, views: views[base + j]))
+          truth.tracks[k][joint: j, frame: frame] = MotionSample(
+            position: positions[base + j], reprojectionPx: 0, views: views[base + j], state: .measured)
         }
       }
       if ballPresent[frame] {
         let i = layout.ball(frame)
-        points.append(
-          TrackPoint(
-            frame: frame, time: t, track: "ball", kind: .ball, joint: "ball", position: positions[i],
-            reprojectionPx: 0, views: views[i]))
+        truth.tracks[trackIDs.count][joint: 0, frame: frame] = MotionSample(
+          position: positions[i], reprojectionPx: 0, views: views[i], state: .measured)
       }
     }
+    truth.sortTracks()
     let match = Match(
       sport: sport.id, fps: fps, skeleton: skeleton, cameras: written, frameOffsets: offsets, detections: detections)
     var simulated = SimulatedMatch(
-      match: match, truth: Reconstruction(fps: fps, skeleton: skeleton, points: points), events: script.events,
+      match: match, truth: truth, events: script.events,
       config: config,
       strokes: script.hits.sorted { $0.time < $1.time }.map { SimulatedStroke($0, players: players, fps: fps) }
         .filter { $0.contactFrame < frameCount })

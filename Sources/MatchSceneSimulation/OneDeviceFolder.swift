@@ -51,7 +51,7 @@ public enum OneDeviceFolder {
   /// device file (`writeDevice`, from the truth) and its `[device]` table appended to `match.toml`, so
   /// that `reconstruct` reads the device instead of the cameras.
   public static func addDevice(of simulated: SimulatedMatch, track: String, format: DeviceConfig.Format, seed: UInt64, to folder: URL) throws {
-    let table = try writeDevice(MotionModel(simulated.truth), track: track, format: format, seed: seed, to: folder)
+    let table = try writeDevice(simulated.truth, track: track, format: format, seed: seed, to: folder)
     let config = folder.appendingPathComponent("match.toml")
     let text = (try? String(contentsOf: config, encoding: .utf8)) ?? ""
     try AtomicFile.write(Data((text + "\n" + table).utf8), to: config)
@@ -66,7 +66,7 @@ public enum OneDeviceFolder {
     try AtomicFile.write(Data(DrillTOML.text(sim.drill).utf8), to: folder.appendingPathComponent("drill.toml"))
     try AtomicFile.write(Data(ZonesTOML.text(sim.drill.targets).utf8), to: folder.appendingPathComponent("zones.toml"))
     try FileManager.default.createDirectory(at: folder.appendingPathComponent("truth"), withIntermediateDirectories: true)
-    try TracksCSV.write(sim.truth.rows, to: folder.appendingPathComponent("truth/tracks.csv"))
+    try TracksCSV.write(sim.truth, to: folder.appendingPathComponent("truth/tracks.csv"))
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try AtomicFile.write(try encoder.encode(sim.truthResult), to: folder.appendingPathComponent("truth/drill.json"))

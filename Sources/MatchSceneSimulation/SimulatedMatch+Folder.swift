@@ -13,7 +13,7 @@ extension SimulatedMatch {
     guard config.unsync.simulate else { return try MatchFolder.write(match, to: folder, frames: frames) }
     var written = match
     for clock in clocks { written.frameOffsets[clock.camera, default: 0] += clock.frames }
-    try MatchFolder.write(written, to: folder, frames: 0...(truth.points.map(\.frame).max() ?? 0))
+    try MatchFolder.write(written, to: folder, frames: 0...(truth.frames?.upperBound ?? 0))
     let configURL = folder.appendingPathComponent("match.toml")
     var matchConfig = try MatchConfig.read(from: configURL)
     matchConfig.frameOffsets = match.frameOffsets.filter { $0.value != 0 }

@@ -11,7 +11,7 @@ extension SimulatedMatch {
   /// - Throws: when a file cannot be written.
   public func writeTruth(to folder: URL) throws {
     let truthFolder = folder.appendingPathComponent("truth")
-    try MatchOutput.writeTracks(truth.points, in: truthFolder)
+    try MatchOutput.writeTracks(truth, in: truthFolder, trackOrder: truthRowOrder)
     try MatchOutput.writeEvents(events, in: truthFolder)
     try SimulatedStroke.jsonData(strokes).write(to: truthFolder.appendingPathComponent("strokes.json"))
     if config.rig.calibrationError.simulate {
@@ -20,5 +20,12 @@ extension SimulatedMatch {
     if config.unsync.simulate {
       try SimulatedCameraClock.jsonData(clocks).write(to: truthFolder.appendingPathComponent("camera_sync.json"))
     }
+  }
+
+  /// The order of the truth's tracks within a frame of `truth/tracks.csv`: the players, the bystander,
+  /// then the ball (the order the simulator made them in).
+  var truthRowOrder: [Int] {
+    func rank(_ kind: TrackKind) -> Int { kind == .player ? 0 : kind == .person ? 1 : 2 }
+    return truth.tracks.indices.sorted { (rank(truth.tracks[$0].kind), truth.tracks[$0].id) < (rank(truth.tracks[$1].kind), truth.tracks[$1].id) }
   }
 }

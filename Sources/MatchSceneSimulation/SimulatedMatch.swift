@@ -7,8 +7,9 @@ public struct SimulatedMatch: Sendable {
   public var match: Match
   /// True 3D points at every frame: players `P1` (negative x) and `P2` (positive x), the bystander
   /// `B1` (kind `.person`) when enabled, and `ball` while it is in play or held by the server.
-  /// `reprojectionPx` is 0 and `views` the number of cameras whose image contains the point.
-  public var truth: Reconstruction
+  /// Every sample is measured, with `reprojectionPx` 0 and `views` the number of cameras whose image
+  /// contains the point.
+  public var truth: MotionModel
   /// True events, in time order; `frame` is the nearest frame.
   public var events: [MatchEvent]
   /// The configuration that produced this match.
@@ -25,7 +26,7 @@ public struct SimulatedMatch: Sendable {
   public var clocks: [SimulatedCameraClock] = []
 
   public init(
-    match: Match, truth: Reconstruction, events: [MatchEvent], config: SimulationConfig, strokes: [SimulatedStroke] = []
+    match: Match, truth: MotionModel, events: [MatchEvent], config: SimulationConfig, strokes: [SimulatedStroke] = []
   ) {
     self.match = match
     self.truth = truth

@@ -41,8 +41,8 @@ struct Evaluate: ParsableCommand {
 
   func run() throws {
     if let json { try OutputFile.check(URL(fileURLWithPath: json), option: "--json", force: force, inputs: inputs, isOurs: EvaluationReport.isReport) }
-    let estimated = try TracksCSV.read(from: Self.tracksFile(estimate))
-    let reference = try TracksCSV.read(from: Self.tracksFile(truth))
+    let estimated = try MatchOutput.readMotion(tracks: URL(fileURLWithPath: estimate))
+    let reference = try MatchOutput.readMotion(tracks: URL(fileURLWithPath: truth))
     let evaluation = TrackEvaluation(estimate: estimated, truth: reference)
     print(evaluation.summary)
     // Events, when both sides have them next to their tracks.
@@ -51,24 +51,22 @@ struct Evaluate: ParsableCommand {
     var events: EventEvaluation?
     var ballPlay: BallPlayEvaluation?
     if let trueEvents {
-      let fps = reference.framesPerSecond ?? 60
-      ballPlay = BallPlayEvaluation(estimate: estimated, truth: reference, trueEvents: try EventsJSON.read(from: trueEvents), fps: fps)
+      ballPlay = BallPlayEvaluation(estimate: estimated, truth: reference, trueEvents: try EventsJSON.read(from: trueEvents))
       print(ballPlay!.summary)
     }
     if let estimatedEvents, let trueEvents {
       events = EventEvaluation(
         detected: try EventsJSON.read(from: estimatedEvents), truth: try EventsJSON.read(from: trueEvents),
         trackMap: evaluation.playerMatches,
-        visibleFrames: Set(reference.filter { $0.kind == .ball && $0.views >= 2 }.map(\.frame)))
+        visibleFrames: Set(BallPlayEvaluation.ballSamples(reference).filter { $0.views >= 2 }.map(\.frame)))
       print(events!.summary)
     }
     var baselineEvaluation: TrackEvaluation?
     if let baseline {
       let loaded = try MatchFolder.load(URL(fileURLWithPath: baseline))
-      let frames = reference.map(\.frame)
-      if let lo = frames.min(), let hi = frames.max() {
-        let oracle = try OracleBaseline.reconstruct(loaded.match, truth: reference, frames: lo...hi)
-        baselineEvaluation = TrackEvaluation(estimate: oracle.points, truth: reference)
+      if let frames = reference.frames {
+        let oracle = try OracleBaseline.reconstruct(loaded.match, truth: reference, frames: frames)
+        baselineEvaluation = TrackEvaluation(estimate: oracle, truth: reference)
         print("\nplain DLT given the true association (baseline):")
         print(baselineEvaluation!.summary)
       }

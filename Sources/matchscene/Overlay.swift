@@ -65,8 +65,7 @@ struct Overlay: ParsableCommand {
     guard FileManager.default.fileExists(atPath: tracksURL.path) else {
       throw CommandFailure("\(tracksURL.path): no such file; run `matchscene reconstruct` first or pass --tracks")
     }
-    let points = try TracksCSV.read(from: tracksURL)
-    let byFrame = Dictionary(grouping: points, by: \.frame)
+    let motion = try MatchOutput.readMotion(tracks: tracksURL)
 
     let known = match.cameras.filter { match.detections[$0.name] != nil }
     let chosen = try cameras.isEmpty ? known : cameras.map { name in
@@ -75,7 +74,7 @@ struct Overlay: ParsableCommand {
       }
       return camera
     }
-    let range = frames?.range ?? byFrame.keys.min().flatMap { lo in byFrame.keys.max().map { lo...$0 } }
+    let range = frames?.range ?? motion.frames
     guard let range else { throw CommandFailure("\(tracksURL.path): no reconstructed points") }
 
     let out = output.map { URL(fileURLWithPath: $0) } ?? tracksURL.deletingLastPathComponent().appendingPathComponent("overlay")
@@ -91,12 +90,12 @@ struct Overlay: ParsableCommand {
     try OutputFolder.claim(out, command: "matchscene overlay", keeping: kept, adding: adding)
     defer { try? OutputFolder.claim(out, command: "matchscene overlay", keeping: kept) }
     if let video {
-      try overlayVideo(URL(fileURLWithPath: video), known: known, match: match, byFrame: byFrame, out: out)
+      try overlayVideo(URL(fileURLWithPath: video), known: known, match: match, motion: motion, out: out)
       return
     }
     let progress = ProgressReporter("overlay", total: range.count * chosen.count)
     let summaryURL = try OverlayImages.write(
-      cameras: chosen, frames: range, match: match, reconstructed: byFrame,
+      cameras: chosen, frames: range, match: match, reconstructed: motion,
       background: transparent ? nil : OverlaySVG.defaultBackground, to: out
     ) { progress.update($0) }
     progress.finish()
@@ -105,7 +104,7 @@ struct Overlay: ParsableCommand {
 
   /// `--video`: the overlay drawn on the camera's video, `<out>/<camera>.mp4`.
   private func overlayVideo(
-    _ video: URL, known: [Camera], match: Match, byFrame: [Int: [TrackPoint]], out: URL
+    _ video: URL, known: [Camera], match: Match, motion: MotionModel, out: URL
   ) throws {
     guard FileManager.default.fileExists(atPath: video.path) else { throw CommandFailure("--video \(video.path): no such file") }
     try OutputFolder.checkRegularFile(video, what: "video")
@@ -121,7 +120,7 @@ struct Overlay: ParsableCommand {
     let started = Date()
     let summary = try OverlayVideo.render(
       video: video, to: target, camera: camera, offset: match.frameOffsets[camera.name] ?? 0, frames: frames?.range,
-      match: match, reconstructed: byFrame, skeleton: match.skeleton, acceptMismatch: acceptVideoMismatch
+      match: match, reconstructed: motion, skeleton: match.skeleton, acceptMismatch: acceptVideoMismatch
     ) { progress.update($0) }
     progress.finish()
     print(

@@ -32,8 +32,8 @@ final class EndToEndTests: XCTestCase {
     // tracks.csv: the contract header, players and the ball, metres close to the truth.
     let tracksText = try String(contentsOf: out.appendingPathComponent("tracks.csv"), encoding: .utf8)
     XCTAssertTrue(tracksText.hasPrefix("frame,time,track,kind,joint,x,y,z,reproj_px,views\n"))
-    let estimate = try TracksCSV.read(from: out.appendingPathComponent("tracks.csv"))
-    let truth = try TracksCSV.read(from: match.appendingPathComponent("truth/tracks.csv"))
+    let estimate = try MatchOutput.readMotion(tracks: out)
+    let truth = try MatchOutput.readMotion(tracks: match.appendingPathComponent("truth"))
     let evaluation = TrackEvaluation(estimate: estimate, truth: truth)
     XCTAssertLessThan(evaluation.players.mean, 0.02, evaluation.summary)
     XCTAssertEqual(evaluation.identitySwitches, 0, evaluation.summary)
@@ -48,8 +48,8 @@ final class EndToEndTests: XCTestCase {
       XCTAssertTrue(names.contains(name), "node \(name) missing")
     }
     let clip = try XCTUnwrap(scene.animations.first { $0.name == "match" })
-    let frames = Set(estimate.map(\.frame))
-    let expected = Double(frames.max()! - frames.min()!) / 60
+    let frames = try XCTUnwrap(estimate.frames)
+    let expected = Double(frames.upperBound - frames.lowerBound) / 60
     XCTAssertEqual(try XCTUnwrap(clip.durationSeconds), expected, accuracy: 1e-3)
     // Limb rotations as normalised SHORTs; the time of every stage and of the whole run printed.
     XCTAssertEqual(try rotationComponentTypes(glb), [5122])

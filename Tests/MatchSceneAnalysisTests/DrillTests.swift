@@ -113,7 +113,7 @@ final class LandingDrillTests: XCTestCase {
       config.seed = seed
       config.duration = 15
       let simulated = try MatchSimulator.simulate(config, sport: sport)
-      var truthMotion = MotionModel(simulated.truth)
+      var truthMotion = simulated.truth
       truthMotion.tracks.removeAll { $0.kind != .ball }  // the ball's analysis only: fast
       let measured = SyntheticPerson.addingNoise(truthMotion, sigma: 0.005, seed: seed)
       let span = truthMotion.frames.map { truthMotion.time($0.lowerBound)...truthMotion.time($0.upperBound) } ?? 0...0

@@ -115,7 +115,8 @@ final class RallyRulesTests: XCTestCase {
     ]
     // Estimated: the rally minus 2 frames, plus 10 frames long after it.
     let estimate = (100...199).filter { $0 != 120 && $0 != 121 }.map { ball($0) } + (260..<270).map { ball($0) }
-    let e = BallPlayEvaluation(estimate: estimate, truth: truth, trueEvents: events, fps: fps)
+    func motion(_ points: [TrackPoint]) -> MotionModel { MotionModel(points: points, fps: fps, skeleton: .coco17) }
+    let e = BallPlayEvaluation(estimate: motion(estimate), truth: motion(truth), trueEvents: events, fps: fps)
     XCTAssertEqual(e.inPlayFrames, 99)  // frame 150 is seen by one camera only
     XCTAssertEqual(e.inPlayCoverage, 97.0 / 99.0, accuracy: 1e-12)
     XCTAssertEqual(e.outOfPlayFrames, 10)

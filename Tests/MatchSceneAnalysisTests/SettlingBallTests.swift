@@ -137,13 +137,13 @@ final class AnalysisWithoutTableTests: XCTestCase {
     points.append(
       TrackPoint(frame: 60, time: 1, track: "ball", kind: .ball, joint: "ball", position: SIMD3(3, 1, 0.0335), reprojectionPx: 0.5, views: 2))
     let analyser = MatchAnalyzer(table: nil, ball: model, ballRadius: 0.0335)
-    let result = analyser.run(Reconstruction(fps: fps, skeleton: Skeleton.builtIn["coco17"]!, points: points))
+    let result = analyser.run(MotionModel(points: points, fps: fps, skeleton: Skeleton.builtIn["coco17"]!))
     // No table events; one rally (no rule engine: the ball in play from its first sighting, not lost
     // for 1 s, to its last), no rest.
     XCTAssertEqual(result.events.map(\.type), [.rallyStart, .rallyEnd])
     XCTAssertEqual(result.events.map(\.frame), [0, 60])
     XCTAssertEqual(result.flights.count, 1)
-    let ball = Dictionary(result.reconstruction.points.filter { $0.kind == .ball }.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
+    let ball = Dictionary(result.motion.rows.filter { $0.kind == .ball }.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
     XCTAssertEqual(Set(ball.keys), Set(0..<30).union([60]), "every frame seen, and the missed one filled")
     for (frame, p) in ball where frame < 30 {
       XCTAssertLessThan(length(p - model.advance(p0, v0, by: Double(frame) / fps).0), 0.004, "frame \(frame)")

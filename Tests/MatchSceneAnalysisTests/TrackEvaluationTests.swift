@@ -19,6 +19,9 @@ final class TrackEvaluationTests: XCTestCase {
     TrackPoint(frame: frame, time: Double(frame) / 60, track: track, kind: kind, joint: joint, position: p, reprojectionPx: 0, views: 3)
   }
 
+  /// The motion holding `points` (COCO-17, 60 fps).
+  func motion(_ points: [TrackPoint]) -> MotionModel { MotionModel(points: points, fps: 60, skeleton: .coco17) }
+
   func testKnownOffsetsAndRenamedTracks() {
     var truth: [TrackPoint] = [], estimate: [TrackPoint] = []
     for f in 0..<100 {
@@ -32,7 +35,7 @@ final class TrackEvaluationTests: XCTestCase {
       if f % 2 == 0 { estimate.append(point(f, "ball", "ball", SIMD3(0, 0, 1.003), kind: .ball)) }
     }
     estimate.append(point(200, "ball", "ball", SIMD3(5, 5, 5), kind: .ball))  // a false ball
-    let e = TrackEvaluation(estimate: estimate, truth: truth)
+    let e = TrackEvaluation(estimate: motion(estimate), truth: motion(truth))
     XCTAssertEqual(e.playerMatches, ["P2": "P1", "P1": "P2"])
     assertClose(e.players.mean, 0.015, absolute: 1e-12)
     assertClose(e.players.max, 0.02, absolute: 1e-12)
@@ -52,7 +55,7 @@ final class TrackEvaluationTests: XCTestCase {
       // From frame 5 on, the estimated ids trade places.
       estimate += f < 5 ? [point(f, "A", "nose", a), point(f, "B", "nose", b)] : [point(f, "B", "nose", a), point(f, "A", "nose", b)]
     }
-    let e = TrackEvaluation(estimate: estimate, truth: truth)
+    let e = TrackEvaluation(estimate: motion(estimate), truth: motion(truth))
     XCTAssertEqual(e.identitySwitches, 2)
     XCTAssertTrue(e.playerMatches.isEmpty, "neither estimated track follows one person throughout")
   }

@@ -22,7 +22,7 @@ final class VenueLocatorTests: XCTestCase {
     let match = try MatchSimulator.simulate(config, sport: try SportSpec.builtIn("table-tennis"))
     var rng = SeededGenerator(seed: seed &+ 1000)
     var ball: [Int: SIMD3<Double>] = [:]
-    for p in match.truth.points where p.kind == .ball {
+    for p in match.truth.rows where p.kind == .ball {
       if rng.chance(missed) { continue }
       ball[p.frame] = p.position + sigma * SIMD3(rng.gaussian(), rng.gaussian(), rng.gaussian())
     }
@@ -167,7 +167,7 @@ final class VenueLocatorTests: XCTestCase {
       TrackPoint(frame: 3, time: 0.05, track: "P1", kind: .player, joint: "nose", position: SIMD3(1, 1, 1), reprojectionPx: 0, views: 2),
       TrackPoint(frame: 3, time: 0.05, track: "ball", kind: .ball, joint: "ball", position: SIMD3(0, 0, 1), reprojectionPx: 0, views: 2),
     ]
-    XCTAssertEqual(VenueLocator.ball(in: points), [3: SIMD3(0, 0, 1)])
+    XCTAssertEqual(VenueLocator.ball(in: MotionModel(points: points, fps: 60, skeleton: .coco17)), [3: SIMD3(0, 0, 1)])
   }
 
   /// The frame built from up, origin and long axis follows the `[venue]` convention.

@@ -22,7 +22,7 @@ final class BallTrailTests: XCTestCase {
   func testTrailSpheresFollowTheBallLateAndHideWithoutData() throws {
     let first = SyntheticScene.firstFrame
     // The ball is unseen at frames 30–34 of the clip.
-    let rec = SyntheticScene.reconstruction(skip: { track, frame in track == "ball" && (30...34).contains(frame - first) })
+    let rec = SyntheticScene.motion(skip: { track, frame in track == "ball" && (30...34).contains(frame - first) })
     // 0.1 s at 50 fps and 5 spheres: sphere k is k frames late.
     let doc = try SyntheticScene.document(rec, options: trailOptions(0.1))
     XCTAssertEqual(GLTFValidator.validate(glb: try GLTFWriter.glbData(doc)), [])

@@ -54,7 +54,7 @@ final class CourtVenueTests: XCTestCase {
         XCTAssertGreaterThan(part.mesh.triangleCount, 0, "\(id) \(part.name)")
       }
       let doc = try MatchSceneGLTF.build(
-        SyntheticScene.reconstruction(), cameras: SyntheticScene.cameras, sport: sport, worldUp: SIMD3(0, 0, 1))
+        motion: SyntheticScene.motion(), cameras: SyntheticScene.cameras, sport: sport, worldUp: SIMD3(0, 0, 1))
       let url = folder.appendingPathComponent("\(id).glb")
       try GLTFWriter.write(doc, to: url)
       XCTAssertEqual(GLTFValidator.validate(fileAt: url), [], id)

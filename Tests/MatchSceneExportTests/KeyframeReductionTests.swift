@@ -227,15 +227,15 @@ final class KeyframeReductionTests: XCTestCase {
   /// every frame, in the match and in the clip viewing it.
   func testChannelsKeepingEveryFrameShareOneTimeAccessor() throws {
     // ±2 mm of deterministic jitter on every player joint: at 1 mm little can be dropped.
-    var rec = SyntheticScene.reconstruction()
-    for i in rec.points.indices where rec.points[i].kind == .player {
+    var rec = SyntheticScene.points()
+    for i in rec.indices where rec[i].kind == .player {
       let h = Double((i &* 2_654_435_761) % 1000) / 1000 - 0.5
-      rec.points[i].position += SIMD3(0.004 * h, -0.004 * h, 0.004 * (0.5 - abs(h)))
+      rec[i].position += SIMD3(0.004 * h, -0.004 * h, 0.004 * (0.5 - abs(h)))
     }
     var options = SceneOptions(clips: [(name: "rally-01", frames: 25...45)])
     options.keyframeTolerance = 0.001
     options.rotationEncoding = .normalizedShort
-    let doc = try SyntheticScene.document(rec, options: options)
+    let doc = try SyntheticScene.document(SyntheticScene.motion(rec), options: options)
     XCTAssertEqual(GLTFValidator.validate(glb: try GLTFWriter.glbData(doc)), [])
     for (animation, frames) in zip(doc.animations!, [SyntheticScene.frameCount, 21]) {
       let full = Set(animation.samplers.map(\.input).filter { doc.accessors![$0].count == frames })

@@ -57,7 +57,7 @@ final class MatchSceneGLTFTests: XCTestCase {
 
     // A calibration with −y up (e.g. an OpenCV camera frame used as the world).
     let yDown = try MatchSceneGLTF.build(
-      SyntheticScene.reconstruction(), cameras: [], sport: SyntheticScene.sport(), worldUp: SIMD3(0, -2, 0),
+      motion: SyntheticScene.motion(), cameras: [], sport: SyntheticScene.sport(), worldUp: SIMD3(0, -2, 0),
       options: SceneOptions())
     let r2 = rotation(yDown.nodes![yDown.node("matchscene")!].rotation!)
     assertClose(r2 * SIMD3(0, -1, 0), SIMD3(0, 1, 0), absolute: 1e-6)
@@ -141,7 +141,7 @@ final class MatchSceneGLTFTests: XCTestCase {
   func testHiddenFramesHoldTheNearestKnownPosition() throws {
     let first = SyntheticScene.firstFrame
     // Ball unseen for its first 5 frames and frames 30–34; P1 unseen for frames 20–25.
-    let rec = SyntheticScene.reconstruction(skip: { track, frame in
+    let rec = SyntheticScene.motion(skip: { track, frame in
       (track == "ball" && (frame < first + 5 || (30...34).contains(frame - first)))
         || (track == "P1" && (20...25).contains(frame - first))
     })
@@ -166,9 +166,9 @@ final class MatchSceneGLTFTests: XCTestCase {
   }
 
   func testTracksAndKeypointsWithoutDataAreLeftOut() throws {
-    var rec = SyntheticScene.reconstruction()
-    rec.points.removeAll { ($0.track == "P2" && $0.joint == "left_ear") || $0.track == "ball" }
-    let doc = try SyntheticScene.document(rec)
+    var rec = SyntheticScene.points()
+    rec.removeAll { ($0.track == "P2" && $0.joint == "left_ear") || $0.track == "ball" }
+    let doc = try SyntheticScene.document(SyntheticScene.motion(rec))
     XCTAssertNil(doc.node("ball"))
     let p2 = doc.node("P2")!
     let names = doc.nodes![p2].children!.map { doc.nodes![$0].name! }
@@ -233,25 +233,25 @@ final class MatchSceneGLTFTests: XCTestCase {
   }
 
   func testNonFiniteInputIsRejected() throws {
-    var rec = SyntheticScene.reconstruction()
-    rec.points[40].position.y = .nan  // 35 points per frame: frame 11, P1's sixth keypoint
-    XCTAssertThrowsError(try SyntheticScene.document(rec)) { error in
+    var rec = SyntheticScene.points()
+    rec[40].position.y = .nan  // 35 points per frame: frame 11, P1's sixth keypoint
+    XCTAssertThrowsError(try SyntheticScene.document(SyntheticScene.motion(rec))) { error in
       XCTAssertTrue(error is GLTFError)
       XCTAssertTrue("\(error)".contains("track P1 joint left_shoulder frame 11"), "\(error)")
     }
-    var badFPS = SyntheticScene.reconstruction()
+    var badFPS = SyntheticScene.motion()
     badFPS.fps = 0
     XCTAssertThrowsError(try SyntheticScene.document(badFPS))
     XCTAssertThrowsError(try SyntheticScene.document(options: SceneOptions(jointRadius: 0)))
     XCTAssertThrowsError(try SyntheticScene.document(options: SceneOptions(interpolation: .cubicSpline)))
     XCTAssertThrowsError(
       try MatchSceneGLTF.build(
-        SyntheticScene.reconstruction(), cameras: [], sport: SyntheticScene.sport(), worldUp: .zero,
+        motion: SyntheticScene.motion(), cameras: [], sport: SyntheticScene.sport(), worldUp: .zero,
         options: SceneOptions()))
   }
 
   func testEmptyReconstructionGivesAStaticScene() throws {
-    let doc = try SyntheticScene.document(Reconstruction(fps: 50, skeleton: .coco17, points: []))
+    let doc = try SyntheticScene.document(MotionModel(fps: 50, skeleton: .coco17, frames: nil))
     XCTAssertNil(doc.animations)
     XCTAssertNotNil(doc.node("venue"))
     XCTAssertNil(doc.scenes?[0].extras?["firstFrame"])

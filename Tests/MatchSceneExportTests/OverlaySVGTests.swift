@@ -13,20 +13,20 @@ import XCTest
 final class OverlaySVGTests: XCTestCase {
   let camera = SyntheticScene.cameras[0]
   let frame = SyntheticScene.firstFrame + 7
-  lazy var points = SyntheticScene.reconstruction().points
+  lazy var points = SyntheticScene.motion()
 
   /// The detection a perfect detector would report for `track`, shifted by `offset` pixels.
   func detection(_ track: String, offset: SIMD2<Double> = .zero) -> PersonDetection2D {
-    let rows = points.filter { $0.frame == frame && $0.track == track }
+    let person = points.track(track)!
     return PersonDetection2D(
-      keypoints: Skeleton.coco17.keypoints.map { joint in
-        let p = camera.project(rows.first { $0.joint == joint }!.position)! + offset
+      keypoints: Skeleton.coco17.keypoints.indices.map { j in
+        let p = camera.project(person.position(joint: j, frame: frame)!)! + offset
         return Keypoint2D(x: p.x, y: p.y, confidence: 0.9)
       })
   }
 
   func ballDetection(offset: SIMD2<Double> = .zero) -> BallDetection2D {
-    let p = camera.project(points.first { $0.frame == frame && $0.track == "ball" }!.position)! + offset
+    let p = camera.project(points.track("ball")!.position(joint: 0, frame: frame)!)! + offset
     return BallDetection2D(x: p.x, y: p.y)
   }
 

@@ -14,16 +14,16 @@ final class QuantisedRotationTests: XCTestCase {
 
   /// The synthetic match with P1's right forearm swinging about the elbow (±1.2 rad about x at an
   /// uneven speed), so that its rotation needs keys.
-  static func swinging() -> Reconstruction {
-    var r = SyntheticScene.reconstruction()
-    for i in r.points.indices where r.points[i].track == "P1" && r.points[i].joint == "right_wrist" {
-      let t = Double(r.points[i].frame - SyntheticScene.firstFrame) / SyntheticScene.fps
+  static func swinging() -> MotionModel {
+    var r = SyntheticScene.points()
+    for i in r.indices where r[i].track == "P1" && r[i].joint == "right_wrist" {
+      let t = Double(r[i].frame - SyntheticScene.firstFrame) / SyntheticScene.fps
       let elbow = SyntheticScene.playerJoint(0, "right_elbow", t: t)
       let f = SyntheticScene.playerJoint(0, "right_wrist", t: t) - elbow
       let a = 1.2 * sin(2 * .pi * 0.7 * t)
-      r.points[i].position = elbow + SIMD3(f.x, f.y * cos(a) - f.z * sin(a), f.y * sin(a) + f.z * cos(a))
+      r[i].position = elbow + SIMD3(f.x, f.y * cos(a) - f.z * sin(a), f.y * sin(a) + f.z * cos(a))
     }
-    return r
+    return SyntheticScene.motion(r)
   }
 
   static func document(_ encoding: RotationEncoding, tolerance: Double) throws -> GLTFDocument {
@@ -108,7 +108,7 @@ final class QuantisedRotationTests: XCTestCase {
     var options = SceneOptions()
     options.keyframeTolerance = 0.001
     let assembly = SceneAssembly(
-      builder: GLTFBuilder(), table: try TrackTable(SyntheticScene.reconstruction()), options: options)
+      builder: GLTFBuilder(), table: try TrackTable(SyntheticScene.motion()), options: options)
     let kept = assembly.keep([channel], seconds: seconds, forced: [])
     XCTAssertLessThan(kept.count, n / 3, "keys dropped")
     let decoded = channel.shorts!.map(NormalizedShort.decode)

@@ -8,7 +8,7 @@ final class SceneSizeTests: XCTestCase {
   /// 2 players and the ball over 600 frames (12 s at 50 fps): the GLB stays small and valid, and
   /// normalised SHORT rotations take exactly half the bytes of Float32 ones.
   func testSixHundredFrameSceneSize() throws {
-    let rec = SyntheticScene.reconstruction(frames: 600)
+    let rec = SyntheticScene.motion(frames: 600)
     let started = Date()
     let doc = try SyntheticScene.document(rec)
     let glb = try GLTFWriter.glbData(doc)

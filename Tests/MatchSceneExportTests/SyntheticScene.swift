@@ -34,10 +34,11 @@ enum SyntheticScene {
     SIMD3(-1.2 + 2.4 * t / (Double(frameCount - 1) / fps), 0.1 * t, 0.9 + 2.5 * t - 4.905 * t * t)
   }
 
-  /// Tracks for frames `firstFrame ..< firstFrame + frames`. `skip(track, frame)` drops a point.
-  static func reconstruction(
+  /// The rows (`tracks.csv`'s points) for frames `firstFrame ..< firstFrame + frames`. `skip(track, frame)`
+  /// drops a point.
+  static func points(
     frames: Int = frameCount, skip: (String, Int) -> Bool = { _, _ in false }
-  ) -> Reconstruction {
+  ) -> [TrackPoint] {
     var points: [TrackPoint] = []
     for k in 0..<frames {
       let frame = firstFrame + k
@@ -57,8 +58,16 @@ enum SyntheticScene {
             position: ball(t: t), reprojectionPx: 0.5, views: 2))
       }
     }
-    return Reconstruction(fps: fps, skeleton: .coco17, points: points)
+    return points
   }
+
+  /// The motion of `points(frames:skip:)`.
+  static func motion(frames: Int = frameCount, skip: (String, Int) -> Bool = { _, _ in false }) -> MotionModel {
+    motion(points(frames: frames, skip: skip))
+  }
+
+  /// The motion holding `points` (COCO-17, `fps`).
+  static func motion(_ points: [TrackPoint]) -> MotionModel { MotionModel(points: points, fps: fps, skeleton: .coco17) }
 
   static let cameras: [Camera] = [
     Camera.lookingAt(
@@ -80,10 +89,10 @@ enum SyntheticScene {
   static func sport() throws -> SportSpec { try SportSpec.builtIn("table-tennis") }
 
   static func document(
-    _ reconstruction: Reconstruction = reconstruction(), options: SceneOptions = SceneOptions()
+    _ motion: MotionModel = motion(), options: SceneOptions = SceneOptions()
   ) throws -> GLTFDocument {
     try MatchSceneGLTF.build(
-      reconstruction, cameras: cameras, sport: try sport(), worldUp: SIMD3(0, 0, 1), options: options)
+      motion: motion, cameras: cameras, sport: try sport(), worldUp: SIMD3(0, 0, 1), options: options)
   }
 }
 

@@ -23,15 +23,15 @@ final class ThreeVisibilityTests: XCTestCase {
     let browser = try Chromium.executable()
     let first = SyntheticScene.firstFrame
     // P1's left wrist unseen at frames 10–14 and 30; the ball for its first 5 frames and 20–24.
-    var rec = SyntheticScene.reconstruction(skip: { track, frame in
+    var rec = SyntheticScene.points(skip: { track, frame in
       track == "ball" && (frame < first + 5 || (20...24).contains(frame - first))
     })
-    rec.points.removeAll {
+    rec.removeAll {
       $0.track == "P1" && $0.joint == "left_wrist" && ((10...14).contains($0.frame - first) || $0.frame - first == 30)
     }
     var options = SceneOptions()
     options.rotationEncoding = .normalizedShort
-    let glb = try GLTFWriter.glbData(try SyntheticScene.document(rec, options: options))
+    let glb = try GLTFWriter.glbData(try SyntheticScene.document(SyntheticScene.motion(rec), options: options))
     let folder = try makeTemporaryFolder("matchscene-three-visibility")
     defer { try? FileManager.default.removeItem(at: folder) }
     let page = folder.appendingPathComponent("probe.html")

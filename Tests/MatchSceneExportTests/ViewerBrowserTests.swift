@@ -46,14 +46,14 @@ final class ViewerBrowserTests: XCTestCase {
   /// the events above in its extras, and P2 missing at frames 33…37, so that its node is scaled to zero
   /// at frame 35, where the page is opened (three.js r111 warns when it draws a zero-scale mesh).
   private func glb() throws -> Data {
-    var reconstruction = SyntheticScene.reconstruction()
-    reconstruction.points.removeAll { $0.track == "P2" && (33...37).contains($0.frame) }
+    var points = SyntheticScene.points()
+    points.removeAll { $0.track == "P2" && (33...37).contains($0.frame) }
     var options = SceneOptions(clips: [Self.clip])
     options.hideGapsLongerThan = 0
     options.rotationEncoding = .normalizedShort
     options.sceneExtras["players"] = .object(["P1": .string("Ana")])
     options.sceneExtras["events"] = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(Self.events))
-    return try GLTFWriter.glbData(try SyntheticScene.document(reconstruction, options: options))
+    return try GLTFWriter.glbData(try SyntheticScene.document(SyntheticScene.motion(points), options: options))
   }
 
   private func page(in folder: URL, threeJS: (URL) throws -> ThreeJSSource) throws -> URL {

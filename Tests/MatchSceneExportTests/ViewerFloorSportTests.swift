@@ -12,8 +12,7 @@ import XCTest
 final class ViewerFloorSportTests: XCTestCase {
   /// Two people 1.5 m apart near the floor's centre, swaying; no ball, no events.
   private func glb() throws -> Data {
-    var reconstruction = SyntheticScene.reconstruction(skip: { track, _ in track == "ball" })
-    reconstruction.points = reconstruction.points.map { point in
+    let points = SyntheticScene.points(skip: { track, _ in track == "ball" }).map { point in
       var p = point
       p.position.x *= 1.5 / 4.4  // the players stood 4.4 m apart across a table
       return p
@@ -23,7 +22,7 @@ final class ViewerFloorSportTests: XCTestCase {
     options.sceneExtras["events"] = .array([])
     options.sceneExtras["score"] = .array([])
     let document = try MatchSceneGLTF.build(
-      reconstruction, cameras: SyntheticScene.cameras, sport: try SportSpec.builtIn("floor"),
+      motion: SyntheticScene.motion(points), cameras: SyntheticScene.cameras, sport: try SportSpec.builtIn("floor"),
       worldUp: SIMD3(0, 0, 1), options: options)
     return try GLTFWriter.glbData(document)
   }

@@ -8,7 +8,7 @@ final class VisibilityTests: XCTestCase {
   func testPlayerHiddenBeforeAfterAndAcrossLongGaps() throws {
     let first = SyntheticScene.firstFrame
     // P2 appears at frame +5, vanishes for 30 frames (0.6 s at 50 fps) from +10, and ends at +44.
-    let reconstruction = SyntheticScene.reconstruction(skip: { track, frame in
+    let reconstruction = SyntheticScene.motion(skip: { track, frame in
       let k = frame - first
       return track == "P2" && (k < 5 || (10..<40).contains(k) || k > 44)
     })
@@ -33,17 +33,17 @@ final class VisibilityTests: XCTestCase {
   func testJointsLimbsAndBallHiddenWhereTheyHaveNoData() throws {
     let first = SyntheticScene.firstFrame
     // P1's left wrist unseen at frames 10–14 and 30; the ball unseen for its first 5 frames and 20–24.
-    let rec = SyntheticScene.reconstruction(skip: { track, frame in
+    let rec = SyntheticScene.points(skip: { track, frame in
       (track == "ball" && (frame < first + 5 || (20...24).contains(frame - first)))
     })
     var gappy = rec
-    gappy.points.removeAll {
+    gappy.removeAll {
       $0.track == "P1" && $0.joint == "left_wrist" && ((10...14).contains($0.frame - first) || $0.frame - first == 30)
     }
     for rigged in [true, false] {
       var options = SceneOptions()
       options.rigPlayers = rigged
-      let doc = try SyntheticScene.document(gappy, options: options)
+      let doc = try SyntheticScene.document(SyntheticScene.motion(gappy), options: options)
       XCTAssertEqual(GLTFValidator.validate(glb: try GLTFWriter.glbData(doc)), [])
       func scales(_ name: String, under parent: String? = nil) throws -> [Double] {
         let node = try XCTUnwrap(

@@ -27,7 +27,7 @@ struct ReconstructedFixture: @unchecked Sendable {
       result.motion.transformed(by: result.venue.venueFromWorld), events: result.events,
       uncertainty: AngleUncertainty(metresPerPixel: 0.004))
     let truth = try AngleAnalysis.run(
-      MotionModel(simulated.truth), events: simulated.events, uncertainty: AngleUncertainty(metresPerPixel: 0.004))
+      simulated.truth, events: simulated.events, uncertainty: AngleUncertainty(metresPerPixel: 0.004))
     return (estimate, truth)
   }
 }

@@ -44,7 +44,7 @@ final class OutputSkeletonTests: XCTestCase {
   }
 
   func testFormAndClipReadBody25BAndCustomSkeletons() throws {
-    let coco = MotionModel(Self.match.truth)
+    let coco = Self.match.truth
     let strokes = try formAndClip(try Self.writeOutput(coco), skeleton: .coco17)
     // Every joint of the skeleton comes back, not only COCO-17's.
     let body = coco.inBody25B
@@ -61,7 +61,7 @@ final class OutputSkeletonTests: XCTestCase {
   /// (BODY_25B's rows that are all COCO-17's read as COCO-17), else the joints in order of appearance; fps
   /// from the rows.
   func testFolderWithoutManifestFallsBack() throws {
-    let coco = MotionModel(Self.match.truth)
+    let coco = Self.match.truth
     let body = try MatchOutput.open(try Self.writeOutput(coco.inBody25B, manifest: false))
     XCTAssertFalse(body.hasManifestFile)
     XCTAssertEqual(try body.skeleton, .coco17)

@@ -46,7 +46,7 @@ final class StrokeTests: XCTestCase {
           seed: 21, duration: 15,
           players: [PlayerConfig(height: 1.75, handedness: hands.0), PlayerConfig(height: 1.65, handedness: hands.1)]),
         sport: tableTennis)
-      let form = try FormAnalysis.run(motion: MotionModel(simulated.truth), venue: .assumed(worldUp: SIMD3(0, 0, 1)), events: simulated.events)
+      let form = try FormAnalysis.run(motion: simulated.truth, venue: .assumed(worldUp: SIMD3(0, 0, 1)), events: simulated.events)
       XCTAssertEqual(form.series("P1")?.racketSide.rawValue, hands.0.rawValue)
       XCTAssertEqual(form.series("P2")?.racketSide.rawValue, hands.1.rawValue)
     }
@@ -59,7 +59,7 @@ final class StrokeTests: XCTestCase {
       let simulated = try MatchSimulator.simulate(
         SimulationConfig(seed: 4, duration: 10, players: [PlayerConfig(height: 1.7, technique: technique), PlayerConfig(height: 1.8)]),
         sport: tableTennis)
-      let form = try FormAnalysis.run(motion: MotionModel(simulated.truth), venue: .assumed(worldUp: SIMD3(0, 0, 1)), events: simulated.events)
+      let form = try FormAnalysis.run(motion: simulated.truth, venue: .assumed(worldUp: SIMD3(0, 0, 1)), events: simulated.events)
       let p1 = try XCTUnwrap(form.series("P1"))
       return p1.frames.map { abs(p1.angle(.trunkRotation, frame: $0)) }.max()!
     }

@@ -16,7 +16,7 @@ final class AllViewsSampleTests: XCTestCase {
     match.frameOffsets[shifted] = 7
     let people = match.detections[shifted]!.people
     match.detections[shifted]!.people = Dictionary(uniqueKeysWithValues: people.map { ($0.key + 7, $0.value) })
-    let motion = MotionModel(MatchPipelineTests.simulated.truth)
+    let motion = MatchPipelineTests.simulated.truth
     let frames = try XCTUnwrap(motion.frames)
     for maxFrames in [100, 6000] {
       var allViews = AllViewsReprojection()

@@ -25,7 +25,7 @@ final class CrossingAndEarlyBounceTests: XCTestCase {
 
   func testCrossingPeopleKeepTheirIdsAndEarlyBouncesAreFound() throws {
     try requireTier(.integration)  // slow in a debug build: a whole simulated match
-    let truth = Self.simulated.truth.points
+    let truth = Self.simulated.truth.rows
     // The scene is what it claims: the bystander passes within a metre of a player (pelvis centres
     // across the ground) …
     func hips(_ track: String) -> [Int: SIMD2<Double>] {
@@ -49,7 +49,7 @@ final class CrossingAndEarlyBounceTests: XCTestCase {
     let folder = try makeTemporaryFolder().appendingPathComponent("match")
     try MatchFolder.write(Self.simulated.match, to: folder, frames: Self.simulated.match.frameRange!)
     let result = try MatchPipeline().run(folder)
-    let evaluation = TrackEvaluation(estimate: result.motion.rows, truth: truth)
+    let evaluation = TrackEvaluation(estimate: result.motion, truth: Self.simulated.truth)
     XCTAssertEqual(evaluation.identitySwitches, 0, evaluation.summary)
     XCTAssertEqual(evaluation.playerMatches["P1"], "P1", evaluation.summary)
     XCTAssertEqual(evaluation.playerMatches["P2"], "P2", evaluation.summary)

@@ -86,7 +86,7 @@ final class DetectorBiasTests: XCTestCase {
     let removed = try MatchPipeline(options: options).run(folder)
     options.removeDetectorBias = false
     let kept = try MatchPipeline(options: options).run(folder)
-    func accuracy(_ r: MatchResult) -> Double { TrackEvaluation(estimate: r.motion.rows, truth: simulated.truth.points).players.mean }
+    func accuracy(_ r: MatchResult) -> Double { TrackEvaluation(estimate: r.motion, truth: simulated.truth).players.mean }
     print("players with the detector bias \(accuracy(kept) * 1000) mm, removed \(accuracy(removed) * 1000) mm")
     XCTAssertTrue(removed.diagnostics.contains { $0.description.contains("systematic offset per camera") })
     XCTAssertLessThan(accuracy(removed), accuracy(kept) - 0.0003)

@@ -41,7 +41,7 @@ final class DisagreeingCameraTests: XCTestCase {
     let othersAfter = after.filter { $0.key != name }.values.max() ?? 0
     let othersBefore = before.filter { $0.key != name }.values.max() ?? 0
     func accuracy(_ r: MatchResult) -> Double {
-      TrackEvaluation(estimate: r.motion.rows, truth: simulated.truth.points).players.mean
+      TrackEvaluation(estimate: r.motion, truth: simulated.truth).players.mean
     }
     print(
       "all-views medians, as given: \(before.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.2f", $0.value))" }); "

@@ -27,7 +27,7 @@ final class MatchPipelineTests: XCTestCase {
     // Who is who: the two players, and the bystander as someone else.
     XCTAssertEqual(result.playerIDs, ["P1", "P2"])
     XCTAssertEqual(result.personIDs, ["B1"])
-    let evaluation = TrackEvaluation(estimate: result.motion.rows, truth: Self.simulated.truth.points)
+    let evaluation = TrackEvaluation(estimate: result.motion, truth: Self.simulated.truth)
     XCTAssertEqual(evaluation.playerMatches["P1"], "P1", evaluation.summary)
     XCTAssertEqual(evaluation.playerMatches["P2"], "P2", evaluation.summary)
     XCTAssertEqual(evaluation.playerMatches["B1"], "B1", evaluation.summary)
@@ -37,7 +37,7 @@ final class MatchPipelineTests: XCTestCase {
     XCTAssertLessThan(evaluation.ball.median, 0.004, evaluation.summary)
     let events = EventEvaluation(
       detected: result.events, truth: Self.simulated.events, trackMap: evaluation.playerMatches,
-      visibleFrames: Set(Self.simulated.truth.points.filter { $0.kind == .ball && $0.views >= 2 }.map(\.frame)))
+      visibleFrames: Set(Self.simulated.truth.rows.filter { $0.kind == .ball && $0.views >= 2 }.map(\.frame)))
     let bounces = try XCTUnwrap(events.inPlayTypes["bounce"]), hits = try XCTUnwrap(events.inPlayTypes["hit"])
     XCTAssertGreaterThanOrEqual(bounces.recall, 0.95, events.summary)
     XCTAssertGreaterThanOrEqual(hits.recall, 0.95, events.summary)
@@ -88,15 +88,14 @@ final class MatchPipelineTests: XCTestCase {
 
   /// The motion model's row view is what tracks.csv holds, in its order.
   func testMotionModelRowsRoundTrip() throws {
-    let truth = Self.simulated.truth
-    let motion = MotionModel(truth)
+    let motion = Self.simulated.truth
     let rows = motion.rows
-    XCTAssertEqual(rows.count, truth.points.count)
-    let back = MotionModel(points: rows, fps: truth.fps, skeleton: truth.skeleton)
+    XCTAssertEqual(rows.count, motion.tracks.reduce(0) { $0 + $1.samples.filter(\.isPresent).count })
+    let back = MotionModel(points: rows, fps: motion.fps, skeleton: motion.skeleton)
     XCTAssertEqual(back.rows, rows)
     let p1 = try XCTUnwrap(motion.track("P1"))
-    let wrist = try XCTUnwrap(truth.skeleton.index(of: .rightWrist))
-    let row = try XCTUnwrap(truth.points.first { $0.track == "P1" && $0.joint == "right_wrist" && $0.frame == 100 })
+    let wrist = try XCTUnwrap(motion.skeleton.index(of: .rightWrist))
+    let row = try XCTUnwrap(rows.first { $0.track == "P1" && $0.joint == "right_wrist" && $0.frame == 100 })
     XCTAssertEqual(p1.position(joint: wrist, frame: 100), row.position)
   }
 

@@ -125,7 +125,7 @@ final class MatchStoryTests: XCTestCase {
       let all = run.simulated.events.filter { $0.type == .ballAtRest }
       // Rests the rig can see: the ball in two views over most of the hold (a ball lying on the floor
       // behind the table's end may be seen by one camera only, or none).
-      let visible = Set(run.simulated.truth.points.filter { $0.kind == .ball && $0.views >= 2 }.map(\.frame))
+      let visible = Set(run.simulated.truth.rows.filter { $0.kind == .ball && $0.views >= 2 }.map(\.frame))
       let hold = Int(0.3 * run.simulated.match.fps)
       let truth = all.filter { e in (e.frame..<(e.frame + hold)).filter { visible.contains($0) }.count >= hold * 2 / 3 }
       let detected = run.result.events.filter { $0.type == .ballAtRest }

@@ -1,5 +1,6 @@
 import Foundation
 import MatchSceneCore
+import MatchSceneIO
 import MatchScenePipeline
 import XCTest
 
@@ -56,5 +57,34 @@ final class ResolvedOptionsTests: XCTestCase {
     let data = try JSONEncoder().encode(resolved)
     XCTAssertEqual(try JSONDecoder().decode(ResolvedOptions.self, from: data), resolved)
     XCTAssertTrue(String(decoding: data, as: UTF8.self).contains("\"match.toml\""), "sources by their names")
+  }
+
+  /// The manifest's options come from the resolved set: the resolved view gate, weights and bones, and
+  /// the other options with where each came from.
+  func testManifestOptionsAreTheResolvedSet() {
+    var match = bare
+    match.viewGateSigmas = 3
+    var options = PipelineOptions()
+    options.analysis = false
+    options.scorePolicy = .claims
+    let resolved = options.resolved(for: match)
+    let manifest = resolved.manifestOptions
+    XCTAssertEqual(manifest["viewGateSigmas"], .number(3))
+    XCTAssertEqual(manifest["weighViewsByNoise"], .bool(true))
+    XCTAssertEqual(manifest["softBones"], .bool(true))
+    XCTAssertEqual(manifest["analysis"], .bool(false))
+    XCTAssertEqual(manifest["scorePolicy"], .string("claims"))
+    XCTAssertEqual(manifest["smoothing"], .string("butterworth"))
+    XCTAssertNil(manifest["fps"], "fps only when given")
+    XCTAssertEqual(resolved.others["analysis"]?.source, .flag)
+    XCTAssertEqual(resolved.others["checkCalibration"], .init(.bool(true), from: .builtIn))
+    XCTAssertEqual(
+      Set(manifest.keys),
+      [
+        "analysis", "checkCalibration", "refineCalibration", "refineFocal", "correctDisagreeingCameras",
+        "equalWeightsAfterRefinement", "levelOnFloorContacts", "removeDetectorBias", "estimateSync", "softBones",
+        "boneLengths", "ballPhysics", "smoothing", "smoothingCutoff", "smoothingMaxGap", "viewGateSigmas",
+        "weighViewsByNoise", "maxReprojectionPx", "minConfidence", "scorePolicy",
+      ])
   }
 }

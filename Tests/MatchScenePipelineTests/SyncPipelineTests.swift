@@ -32,7 +32,7 @@ final class SyncPipelineTests: XCTestCase {
       let config = try MatchConfig.read(from: matchFolder.appendingPathComponent("match.toml"))
       XCTAssertEqual(config.frameOffsets.isEmpty, unsync > 0, "hidden offsets are not in match.toml")
       let result = try MatchPipeline(options: options).run(matchFolder)
-      let evaluation = TrackEvaluation(estimate: result.motion.rows, truth: m.truth.points)
+      let evaluation = TrackEvaluation(estimate: result.motion, truth: m.truth)
       errors.append((evaluation.players.mean, evaluation.ball.mean))
       let sync = result.report?.sync
       if unsync == 0 {

@@ -33,7 +33,7 @@ final class UnsyncBallPipelineTests: XCTestCase {
       // The offsets are at most 30 frames: a search of ±32 (not the default ±60) halves the estimate's cost.
       options.syncOptions.searchFrames = 32
       let result = try MatchPipeline(options: options).run(matchFolder)
-      let evaluation = TrackEvaluation(estimate: result.motion.rows, truth: m.truth.points)
+      let evaluation = TrackEvaluation(estimate: result.motion, truth: m.truth)
       ball.append(evaluation.ball)
       XCTAssertEqual(evaluation.identitySwitches, 0, evaluation.summary)
       let refined = result.diagnostics.filter { $0.description.contains("clock refined on the ball's flights") }

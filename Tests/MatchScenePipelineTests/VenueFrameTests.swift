@@ -15,7 +15,7 @@ import XCTest
 final class VenueFrameTests: XCTestCase {
   /// The simulated match re-expressed in another world: `newFromOld` maps the simulator's world (which
   /// is the venue) into the new one.
-  static func reexpressed(_ simulated: SimulatedMatch, newFromOld: RigidTransform, up: SIMD3<Double>) -> (Match, [TrackPoint]) {
+  static func reexpressed(_ simulated: SimulatedMatch, newFromOld: RigidTransform, up: SIMD3<Double>) -> (Match, MotionModel) {
     var match = simulated.match
     let oldFromNew = newFromOld.inverse
     match.cameras = match.cameras.map { camera in
@@ -24,12 +24,7 @@ final class VenueFrameTests: XCTestCase {
       return c
     }
     match.worldUp = up
-    let truth = simulated.truth.points.map { p in
-      var q = p
-      q.position = newFromOld.apply(p.position)
-      return q
-    }
-    return (match, truth)
+    return (match, simulated.truth.transformed(by: newFromOld))
   }
 
   static func rotation(axis: SIMD3<Double>, degrees: Double) -> Matrix3 {
@@ -68,8 +63,8 @@ final class VenueFrameTests: XCTestCase {
     XCTAssertEqual(a.playerIDs, b.playerIDs, file: file, line: line)
     // Per-joint errors against each world's own truth: the same to 10 µm (the robust refinement stops at
     // steps under 30 µm, so the last digits depend on the coordinates it works in).
-    let ea = TrackEvaluation(estimate: a.motion.rows, truth: simulated.truth.points)
-    let eb = TrackEvaluation(estimate: b.motion.rows, truth: truth)
+    let ea = TrackEvaluation(estimate: a.motion, truth: simulated.truth)
+    let eb = TrackEvaluation(estimate: b.motion, truth: truth)
     XCTAssertEqual(ea.identitySwitches, eb.identitySwitches, file: file, line: line)
     for (joint, s) in ea.perJoint {
       XCTAssertEqual(s.mean, try XCTUnwrap(eb.perJoint[joint]).mean, accuracy: 1e-5, joint, file: file, line: line)

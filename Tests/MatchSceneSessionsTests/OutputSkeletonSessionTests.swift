@@ -13,7 +13,7 @@ final class OutputSkeletonSessionTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: dir) }
     let match = try simulatedMatch(seed: 3, duration: 4)
     let store = try SessionStore(path: dir.appendingPathComponent("store.sqlite").path)
-    let coco = MotionModel(match.truth)
+    let coco = match.truth
     for (name, motion) in [("body25b", coco.inBody25B), ("custom", coco.inCustomSkeleton)] {
       let out = dir.appendingPathComponent(name)
       try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)

@@ -25,7 +25,7 @@ func writeOutputFolder(
 ) throws -> URL {
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   var generator = SeededGenerator(seed: seed)
-  var points = match.truth.points
+  var points = match.truth.rows
   for i in points.indices {
     if noise > 0, points[i].kind != .ball {
       points[i].position += SIMD3(gaussian(&generator), gaussian(&generator), gaussian(&generator)) * noise

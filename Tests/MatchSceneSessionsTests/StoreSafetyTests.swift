@@ -166,7 +166,7 @@ final class StoreSafetyTests: XCTestCase {
     ]
     for (n, c) in cases.enumerated() {
       let skeleton = Skeleton(name: "racket", keypoints: c.keypoints, bones: [(c.keypoints[0], c.keypoints[1])])
-      var points = match.truth.points.compactMap { p -> TrackPoint? in
+      var points = match.truth.rows.compactMap { p -> TrackPoint? in
         var q = p
         if q.kind != .ball {
           guard let name = c.rename.isEmpty ? (c.keypoints.contains(q.joint) ? q.joint : nil) : c.rename[q.joint] else { return nil }

@@ -22,7 +22,7 @@ final class DetectionTests: XCTestCase {
 
   func projections(_ m: SimulatedMatch) -> [String: [Int: Projected]] {
     var out: [String: [Int: Projected]] = [:]
-    let points = m.truth.points
+    let points = m.truth.rows
     for camera in m.match.cameras {
       let pixels = camera.project(points.map(\.position))
       var frames: [Int: Projected] = [:]
@@ -222,7 +222,7 @@ final class DetectionTests: XCTestCase {
   func testBystanderIsSeenBySomeCamerasOnly() throws {
     let m = sharedMatch
     let cameras = m.match.cameras.count
-    let views = m.truth.points.filter { $0.track == "B1" && $0.joint == "nose" }.map(\.views)
+    let views = m.truth.rows.filter { $0.track == "B1" && $0.joint == "nose" }.map(\.views)
     XCTAssertEqual(views.count, 1200)
     XCTAssertLessThan(Double(views.filter { $0 == cameras }.count) / Double(views.count), 0.5)
     XCTAssertGreaterThan(views.filter { $0 > 0 }.count, 300, "some cameras do see the bystander")

@@ -17,7 +17,7 @@ final class HarderFaultsTests: XCTestCase {
   /// is that person's).
   func residuals(_ m: SimulatedMatch) -> [String: [String: [Int: [SIMD2<Double>?]]]] {
     var out: [String: [String: [Int: [SIMD2<Double>?]]]] = [:]
-    let players = m.truth.points.filter { $0.kind == .player }
+    let players = m.truth.rows.filter { $0.kind == .player }
     for camera in m.match.cameras {
       let pixels = camera.project(players.map(\.position))
       var truth: [Int: [String: [SIMD2<Double>?]]] = [:]
@@ -118,8 +118,8 @@ final class HarderFaultsTests: XCTestCase {
     let hidden = try simulate(noise)
     var inside = 0, missing = 0, missingTorso = 0
     for camera in hidden.match.cameras {
-      let pixels = camera.project(hidden.truth.points.map(\.position))
-      for (i, p) in hidden.truth.points.enumerated() where p.kind == .player {
+      let pixels = camera.project(hidden.truth.rows.map(\.position))
+      for (i, p) in hidden.truth.rows.enumerated() where p.kind == .player {
         guard let px = pixels[i], camera.contains(px) else { continue }
         inside += 1
         let detected = hidden.match.people(camera: camera.name, frame: p.frame).contains { d in
@@ -179,7 +179,7 @@ final class HarderFaultsTests: XCTestCase {
     config.noise = .none
     let clean = try MatchSimulator.simulate(config, sport: tableTennis)
     let clock = clean.clocks[1], camera = clean.match.cameras[1]
-    let nose = Dictionary(uniqueKeysWithValues: clean.truth.points.filter { $0.track == "P1" && $0.joint == "nose" }.map { ($0.frame, $0.position) })
+    let nose = Dictionary(uniqueKeysWithValues: clean.truth.rows.filter { $0.track == "P1" && $0.joint == "nose" }.map { ($0.frame, $0.position) })
     var checked = 0, close = 0, compared = 0
     for f in 10..<150 {
       guard let d = clean.match.detections[camera.name]!.people[f + clock.frames], let before = nose[f - 1], let now = nose[f],

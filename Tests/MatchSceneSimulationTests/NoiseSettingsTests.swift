@@ -32,7 +32,7 @@ final class NoiseSettingsTests: XCTestCase {
 
     // In a match: every visible keypoint is reported, within 6σ of its projection, and nobody else.
     let m = try MatchSimulator.simulate(SimulationConfig(seed: 3, duration: 3, noise: clean), sport: tableTennis)
-    XCTAssertFalse(m.truth.points.contains { $0.track == "B1" })
+    XCTAssertFalse(m.truth.rows.contains { $0.track == "B1" })
     var keypoints = 0
     for camera in m.match.cameras {
       for (_, people) in m.match.detections[camera.name]!.people {
@@ -43,6 +43,6 @@ final class NoiseSettingsTests: XCTestCase {
         }
       }
     }
-    XCTAssertEqual(keypoints, m.truth.points.filter { $0.kind == .player }.map(\.views).reduce(0, +))
+    XCTAssertEqual(keypoints, m.truth.rows.filter { $0.kind == .player }.map(\.views).reduce(0, +))
   }
 }

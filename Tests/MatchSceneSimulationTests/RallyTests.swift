@@ -20,7 +20,7 @@ final class RallyTests: XCTestCase {
   }
 
   func ballTrack(_ m: SimulatedMatch) -> [Int: SIMD3<Double>] {
-    Dictionary(uniqueKeysWithValues: m.truth.points.filter { $0.kind == .ball }.map { ($0.frame, $0.position) })
+    Dictionary(uniqueKeysWithValues: m.truth.rows.filter { $0.kind == .ball }.map { ($0.frame, $0.position) })
   }
 
   func side(of track: String) -> TableSide { track == "P1" ? .negativeX : .positiveX }
@@ -198,15 +198,15 @@ final class RallyTests: XCTestCase {
   func testTruthHasPlayersEveryFrameAndTheBallOnlyInPlay() throws {
     let m = sharedMatch
     let frames = 20 * 60
-    XCTAssertEqual(m.truth.frameRange, 0...(frames - 1))
-    XCTAssertEqual(m.truth.points.filter { $0.track == "P1" }.count, frames * 17)
-    XCTAssertEqual(m.truth.points.filter { $0.track == "B1" && $0.kind == .person }.count, frames * 17)
-    let ballFrames = m.truth.points.filter { $0.track == "ball" }
+    XCTAssertEqual(m.truth.frames, 0...(frames - 1))
+    XCTAssertEqual(m.truth.rows.filter { $0.track == "P1" }.count, frames * 17)
+    XCTAssertEqual(m.truth.rows.filter { $0.track == "B1" && $0.kind == .person }.count, frames * 17)
+    let ballFrames = m.truth.rows.filter { $0.track == "ball" }
     XCTAssertGreaterThan(ballFrames.count, frames / 4)
     XCTAssertLessThan(ballFrames.count, frames)
     XCTAssertTrue(ballFrames.allSatisfy { $0.kind == .ball && $0.joint == "ball" })
-    XCTAssertTrue(m.truth.points.allSatisfy { $0.reprojectionPx == 0 && (0...4).contains($0.views) })
-    XCTAssertEqual(m.truth.trackIDs.map(\.id), ["P1", "P2", "B1", "ball"])
+    XCTAssertTrue(m.truth.rows.allSatisfy { $0.reprojectionPx == 0 && (0...4).contains($0.views) })
+    XCTAssertEqual(m.truth.tracks.map(\.id), ["B1", "P1", "P2", "ball"], "people by id, then the ball")
     XCTAssertEqual(m.match.sport, "table-tennis")
     XCTAssertEqual(m.match.fps, 60)
     XCTAssertEqual(m.match.skeleton, .coco17)

@@ -153,12 +153,12 @@ final class RigTests: XCTestCase {
   func testFrameRateDefaultsToTheSportsAndCanBeSet() throws {
     let a = try MatchSimulator.simulate(SimulationConfig(duration: 1, noise: .none), sport: tableTennis)
     XCTAssertEqual(a.match.fps, tableTennis.defaultFPS)
-    XCTAssertEqual(a.truth.frameRange, 0...59)
+    XCTAssertEqual(a.truth.frames, 0...59)
     let b = try MatchSimulator.simulate(SimulationConfig(duration: 1, fps: 25, noise: .none), sport: tableTennis)
     XCTAssertEqual(b.match.fps, 25)
     XCTAssertEqual(b.truth.fps, 25)
-    XCTAssertEqual(b.truth.frameRange, 0...24)
-    assertClose(b.truth.points.last!.time, 24.0 / 25, absolute: 1e-12)
+    XCTAssertEqual(b.truth.frames, 0...24)
+    assertClose(b.truth.rows.last!.time, 24.0 / 25, absolute: 1e-12)
   }
 
   func testCoverageSummaryOfTheDefaultRig() throws {
@@ -172,7 +172,7 @@ final class RigTests: XCTestCase {
     }
     XCTAssertLessThan(coverage.cameras.map { $0.personInside["B1"]! }.min()!, 0.5, "some camera misses the bystander")
     // Consistent with the truth's view counts.
-    let points = sharedMatch.truth.points
+    let points = sharedMatch.truth.rows
     assertClose(
       coverage.multiViewFraction, Double(points.filter { $0.views >= 2 }.count) / Double(points.count), absolute: 1e-12)
     XCTAssertGreaterThan(coverage.multiViewFraction, 0.9)

@@ -11,9 +11,16 @@ let sharedMatch: SimulatedMatch = try! MatchSimulator.simulate(
   SimulationConfig(seed: 7, duration: 20), sport: tableTennis)
 
 /// Truth positions by track and frame.
-func truthIndex(_ truth: Reconstruction) -> [String: [Int: [String: SIMD3<Double>]]] {
+func truthIndex(_ truth: MotionModel) -> [String: [Int: [String: SIMD3<Double>]]] {
   var index: [String: [Int: [String: SIMD3<Double>]]] = [:]
-  for p in truth.points { index[p.track, default: [:]][p.frame, default: [:]][p.joint] = p.position }
+  for track in truth.tracks {
+    for j in 0..<track.jointCount {
+      let joint = track.kind == .ball ? "ball" : truth.skeleton.keypoints[j]
+      for frame in track.frames {
+        if let p = track.position(joint: j, frame: frame) { index[track.id, default: [:]][frame, default: [:]][joint] = p }
+      }
+    }
+  }
   return index
 }
 

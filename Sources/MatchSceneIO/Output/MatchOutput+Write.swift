@@ -2,14 +2,10 @@ import Foundation
 import MatchSceneCore
 
 extension MatchOutput {
-  /// Writes `tracks.csv` of `motion` into `folder` (`TracksCSV`), whole.
-  public static func writeTracks(_ motion: MotionModel, in folder: URL) throws {
-    try TracksCSV.write(motion, to: url(.tracks, in: folder))
-  }
-
-  /// Writes `tracks.csv` of `rows` into `folder` (`TracksCSV`), whole.
-  public static func writeTracks(_ rows: [TrackPoint], in folder: URL) throws {
-    try TracksCSV.write(rows, to: url(.tracks, in: folder))
+  /// Writes `tracks.csv` of `motion` into `folder` (`TracksCSV`), whole; `trackOrder` orders the tracks
+  /// within a frame (default people by id, then the ball).
+  public static func writeTracks(_ motion: MotionModel, in folder: URL, trackOrder: [Int]? = nil) throws {
+    try TracksCSV.write(motion, to: url(.tracks, in: folder), trackOrder: trackOrder)
   }
 
   /// Writes `tracks_wide.csv` of `motion` into `folder` (`TracksWideCSV`), whole.

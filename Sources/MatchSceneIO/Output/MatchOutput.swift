@@ -129,13 +129,6 @@ public struct MatchOutput: Sendable {
     return try TracksCSV.readMotion(from: url(.tracks), fps: manifest.fps, skeleton: skeleton, kinds: kinds)
   }
 
-  /// `tracks.csv`'s rows as written.
-  /// - Throws: `InputError` naming the file and line.
-  public func rows() throws -> [TrackPoint] {
-    if let fallbackRows { return fallbackRows }
-    return try TracksCSV.read(from: url(.tracks))
-  }
-
   /// `events.json`'s events; none when the folder has no `events.json` (a run without the analysis).
   /// - Throws: `InputError` naming the file when it is malformed.
   public func events() throws -> [MatchEvent] {

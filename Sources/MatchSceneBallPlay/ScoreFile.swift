@@ -1,9 +1,7 @@
 import Foundation
-import MatchSceneBallPlay
 import MatchSceneCore
-import MatchSceneIO
 
-/// `score.json`: the score's timeline.
+/// `score.json`: the score's timeline (written into an output folder by `MatchOutput.writeJSON(_:as:in:)`).
 ///
 /// ```json
 /// { "rules": {"pointsToWin": 11, "winBy": 2, "servesPerTurn": 2, "bestOf": 5},
@@ -50,11 +48,6 @@ public struct ScoreFile: Sendable, Codable, Equatable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try AtomicFile.write(try encoder.encode(self), to: url)
-  }
-
-  /// Writes the output folder's `score.json` into `folder`, whole, keys sorted (`MatchOutput`).
-  public func write(in folder: URL) throws {
-    try MatchOutput.writeJSON(self, as: .score, in: folder)
   }
 
   /// Reads a `score.json`. - Throws: `InputError` naming the file when it is not one.

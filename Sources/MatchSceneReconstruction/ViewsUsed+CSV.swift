@@ -1,7 +1,6 @@
 import Foundation
 import MatchSceneCore
 import MatchSceneIO
-import MatchSceneReconstruction
 
 extension ViewsUsed {
   /// Writes the output folder's `views.csv` into `folder` whole (`MatchOutput`): one row per person joint triangulated —
@@ -10,7 +9,7 @@ extension ViewsUsed {
   /// cameras gets further columns after these, `mask1`, `mask2`…: bit b of `maskK` is camera 64K + b.
   /// Track, joint and camera cells are `CSVField` cells (RFC 4180 quoting, formula prefixes neutralised). Rendered and written in pieces of about 4 MB: a 10-minute match's `views.csv` is ~60 MB, which the writing stage held at once (beside
   /// the scene export's buffers) when it was rendered into one string.
-  func writeCSV(in folder: URL, skeleton: Skeleton) throws {
+  public func writeCSV(in folder: URL, skeleton: Skeleton) throws {
     try MatchOutput.write(.views, in: folder) { emit in try render(skeleton: skeleton, pieceBytes: 4 << 20, emit: emit) }
   }
 
