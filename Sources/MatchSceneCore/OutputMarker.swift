@@ -55,11 +55,10 @@ public struct OutputMarker: Sendable, Equatable {
   /// into it (`form`, `drill`, `clip`, `overlay`, `view`), and the names `reconstruct` writes: the
   /// entries taken as MatchScene's in a folder whose marker has no list (written by an earlier
   /// version). Any other entry there is the user's.
-  public static let knownEntries: Set<String> = [
-    markerSelf, "tracks.csv", "tracks_wide.csv", "views.csv", "report.json", "events.json", "score.json", "match.c3d", "trc",
-    "scene.glb", "scene.gltf", "scene.bin", "scene.fbx", "scene.obj", "scene.mtl", "scene.dae", "scene.blend", "scene.usdz",
-    "calibration-refined.toml", "zones.json", "angles.csv", "strokes.json", "mot", "form.html", "drill.json", "clips",
-    "overlay", "three", "scene.html", "compare.json", "compare.html",
-  ]
+  public static let knownEntries: Set<String> = Set(MatchOutputFile.allCases.map(\.rawValue)).union([
+    markerSelf, "scene.glb", "scene.gltf", "scene.bin", "scene.fbx", "scene.obj", "scene.mtl", "scene.dae", "scene.blend",
+    "scene.usdz", "zones.json", "mot", "form.html", "clips", "overlay", "three", "scene.html", "compare.json",
+    "compare.html",
+  ])
   static let markerSelf = ".matchscene-output"
 }
