@@ -47,5 +47,16 @@ final class SparseSpanCLITests: XCTestCase {
     }
     let wide = try String(contentsOf: out.appendingPathComponent("tracks_wide.csv"), encoding: .utf8)
     XCTAssertLessThan(wide.split(separator: "\n").count, 240 + 600 + 2)
+
+    // form reads the tracks on the compact axis and writes real frames and times.
+    let form = try runMatchScene(["form", out.path])
+    XCTAssertEqual(form.status, 0, form.stderr)
+    let angles = try String(contentsOf: out.appendingPathComponent("angles.csv"), encoding: .utf8).split(separator: "\n")
+    let angleFrames = angles.dropFirst().compactMap { Int($0.prefix { $0 != "," }) }
+    XCTAssertTrue(angleFrames.contains { $0 >= 120 + shift })
+    XCTAssertFalse(angleFrames.contains { $0 > 1000 && $0 < 120 + shift - 1000 })
+    XCTAssertLessThan(angles.count, 2 * (240 + 600) + 2)
+    let sessions = try runMatchScene(["sessions", "add", out.path, "--store", folder.appendingPathComponent("s.sqlite").path])
+    XCTAssertEqual(sessions.status, 0, sessions.stderr)
   }
 }
