@@ -131,6 +131,23 @@ public struct FrameAxis: Sendable, Equatable {
     return time + Double(real(frame) - frame) / fps
   }
 
+  /// The compact frames of the real frames `range`: its first and last frames not in a collapsed
+  /// stretch; nil when all of it lies in one.
+  public func compact(_ range: ClosedRange<Int>) -> ClosedRange<Int>? {
+    guard !pieces.isEmpty else { return range }
+    func pieceIndex(real: Int) -> Int {
+      var lo = 0, hi = pieces.count - 1
+      while lo < hi {
+        let mid = (lo + hi + 1) / 2
+        if pieces[mid].realStart <= real { lo = mid } else { hi = mid - 1 }
+      }
+      return lo
+    }
+    let a = compact(range.lowerBound) ?? pieces[pieceIndex(real: range.lowerBound) + 1].compactStart
+    let b = compact(range.upperBound) ?? pieces[pieceIndex(real: range.upperBound)].compactFrames.upperBound
+    return a <= b ? a...b : nil
+  }
+
   /// The real frames of the compact `range`: first to last.
   public func real(_ range: ClosedRange<Int>) -> ClosedRange<Int> { real(range.lowerBound)...real(range.upperBound) }
 

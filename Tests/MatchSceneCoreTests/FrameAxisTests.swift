@@ -65,3 +65,17 @@ final class FrameAxisTests: XCTestCase {
     XCTAssertEqual(model.rows.map(\.time), rows.map(\.time))
   }
 }
+
+extension FrameAxisTests {
+  func testRealRangesMapToCompactRanges() throws {
+    let axis = FrameAxis.compacting(Array(0..<100) + Array(100_000..<100_100), pad: 60)
+    XCTAssertEqual(axis.compact(0...99), 0...99)
+    let whole = try XCTUnwrap(axis.compact(0...100_099))
+    XCTAssertEqual(axis.real(whole), 0...100_099)
+    XCTAssertNil(axis.compact(50_000...60_000), "inside the collapsed stretch")
+    let tail = try XCTUnwrap(axis.compact(50_000...100_010))
+    XCTAssertEqual(axis.real(tail.lowerBound), 100_000 - 30)
+    XCTAssertEqual(axis.real(tail.upperBound), 100_010)
+    XCTAssertEqual(FrameAxis.identity.compact(5...9), 5...9)
+  }
+}
