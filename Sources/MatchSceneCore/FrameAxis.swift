@@ -90,11 +90,18 @@ public struct FrameAxis: Sendable, Equatable {
   }
 
   /// The index of the piece holding compact frame `compact`, or the nearest (first / last) outside them.
-  func piece(compact: Int) -> Int {
+  func piece(compact: Int) -> Int { lastPiece { $0.compactStart <= compact } }
+
+  /// The index of the last piece starting at or before real frame `real` (the first when none does).
+  func piece(real: Int) -> Int { lastPiece { $0.realStart <= real } }
+
+  /// The index of the last piece for which `startsBefore` holds (it holds for a prefix of `pieces`, both
+  /// axes being increasing); 0 when it holds for none. Binary search.
+  private func lastPiece(_ startsBefore: (Piece) -> Bool) -> Int {
     var lo = 0, hi = pieces.count - 1
     while lo < hi {
       let mid = (lo + hi + 1) / 2
-      if pieces[mid].compactStart <= compact { lo = mid } else { hi = mid - 1 }
+      if startsBefore(pieces[mid]) { lo = mid } else { hi = mid - 1 }
     }
     return lo
   }
@@ -110,11 +117,7 @@ public struct FrameAxis: Sendable, Equatable {
   /// the nearest piece.
   public func compact(_ real: Int) -> Int? {
     guard !pieces.isEmpty else { return real }
-    var lo = 0, hi = pieces.count - 1
-    while lo < hi {
-      let mid = (lo + hi + 1) / 2
-      if pieces[mid].realStart <= real { lo = mid } else { hi = mid - 1 }
-    }
+    let lo = piece(real: real)
     let p = pieces[lo]
     let c = real - p.realStart + p.compactStart
     if lo < pieces.count - 1, real >= p.realStart + p.count { return nil }
@@ -135,16 +138,8 @@ public struct FrameAxis: Sendable, Equatable {
   /// stretch; nil when all of it lies in one.
   public func compact(_ range: ClosedRange<Int>) -> ClosedRange<Int>? {
     guard !pieces.isEmpty else { return range }
-    func pieceIndex(real: Int) -> Int {
-      var lo = 0, hi = pieces.count - 1
-      while lo < hi {
-        let mid = (lo + hi + 1) / 2
-        if pieces[mid].realStart <= real { lo = mid } else { hi = mid - 1 }
-      }
-      return lo
-    }
-    let a = compact(range.lowerBound) ?? pieces[pieceIndex(real: range.lowerBound) + 1].compactStart
-    let b = compact(range.upperBound) ?? pieces[pieceIndex(real: range.upperBound)].compactFrames.upperBound
+    let a = compact(range.lowerBound) ?? pieces[piece(real: range.lowerBound) + 1].compactStart
+    let b = compact(range.upperBound) ?? pieces[piece(real: range.upperBound)].compactFrames.upperBound
     return a <= b ? a...b : nil
   }
 
