@@ -101,6 +101,9 @@ public struct MotionModel: Sendable {
   public var frames: ClosedRange<Int>?
   /// People first (in id order), then the ball.
   public var tracks: [MotionTrack]
+  /// The real match frames of `frames` (`FrameAxis`): the identity unless the model runs on a compact
+  /// axis (a sparse match); `rows` and `forEachRow` give real frames and times.
+  public var axis: FrameAxis = .identity
 
   public init(fps: Double, skeleton: Skeleton, frames: ClosedRange<Int>?, tracks: [MotionTrack] = []) {
     self.fps = fps
@@ -149,7 +152,10 @@ extension MotionModel {
       lo = min(lo, p.frame)
       hi = max(hi, p.frame)
     }
-    self.init(fps: fps, skeleton: skeleton, frames: lo <= hi ? lo...hi : nil)
+    // Points spread over a span mostly empty (a sparse match's tracks.csv) go on a compact axis.
+    let axis = lo <= hi ? FrameAxis.forRows(points.lazy.map(\.frame), span: lo...hi, fps: fps) : .identity
+    self.init(fps: fps, skeleton: skeleton, frames: lo <= hi ? lo...axis.compact(hi)! : nil)
+    self.axis = axis
     var trackOf: [String: Int] = [:]
     var names: [String: Int] = [:]
     for (i, name) in skeleton.keypoints.enumerated() where names[name] == nil { names[name] = i }
@@ -164,7 +170,7 @@ extension MotionModel {
       }
       let joint = p.kind == .ball ? 0 : names[p.joint]
       guard let joint else { continue }
-      tracks[t][joint: joint, frame: p.frame] = MotionSample(
+      tracks[t][joint: joint, frame: axis.compact(p.frame)!] = MotionSample(
         position: p.position, reprojectionPx: p.reprojectionPx, views: p.views,
         state: p.reprojectionPx < 0 ? .filled : .measured)
     }
@@ -191,7 +197,8 @@ extension MotionModel {
       return x.id < y.id
     }
     for frame in frames {
-      let time = Double(frame) / fps
+      let real = axis.real(frame)
+      let time = Double(real) / fps
       for t in order {
         let track = tracks[t]
         for j in 0..<track.jointCount {
@@ -199,7 +206,7 @@ extension MotionModel {
           guard s.isPresent else { continue }
           try body(
             TrackPoint(
-              frame: frame, time: time, track: track.id, kind: track.kind,
+              frame: real, time: time, track: track.id, kind: track.kind,
               joint: track.kind == .ball ? "ball" : skeleton.keypoints[j], position: s.position,
               // A filled sample (a gap interpolated, an outlier replaced) was not measured: -1 and no
               // views, which tracks.csv writes as empty cells.

@@ -38,10 +38,12 @@ extension SceneAssembly {
     var samplers: [GLTFAnimationSampler] = []
     var channels: [GLTFAnimationChannel] = []
 
-    /// Times `(frame − lowerBound) / fps` of `frames`. - Throws: `GLTFError` when two are equal in Float32.
-    init(name: String, frames: ClosedRange<Int>, fps: Double) throws {
+    /// Times `(frame − lowerBound) / fps` of `frames`, frames taken real on `axis` (a sparse match's
+    /// keys then skip its empty stretches). - Throws: `GLTFError` when two are equal in Float32.
+    init(name: String, frames: ClosedRange<Int>, fps: Double, axis: FrameAxis = .identity) throws {
       self.name = name
-      times = frames.map { Float(Double($0 - frames.lowerBound) / fps) }
+      let first = axis.real(frames.lowerBound)
+      times = frames.map { Float(Double(axis.real($0) - first) / fps) }
       for k in times.indices.dropFirst() where !(times[k] > times[k - 1]) {
         throw GLTFError("animation \(name): times \(times[k - 1]) and \(times[k]) s are equal in Float32")
       }
@@ -75,11 +77,11 @@ extension SceneAssembly {
       channels.append(GLTFAnimationChannel(sampler: sampler, node: node, path: path))
     }
 
-    func finish(frames: ClosedRange<Int>, fps: Double) -> GLTFAnimation {
+    func finish(frames: ClosedRange<Int>, fps: Double, axis: FrameAxis = .identity) -> GLTFAnimation {
       GLTFAnimation(
         name: name, channels: channels, samplers: samplers,
         extras: [
-          "firstFrame": .number(Double(frames.lowerBound)), "lastFrame": .number(Double(frames.upperBound)),
+          "firstFrame": .number(Double(axis.real(frames.lowerBound))), "lastFrame": .number(Double(axis.real(frames.upperBound))),
           "fps": .number(fps),
         ])
     }
@@ -118,7 +120,7 @@ extension SceneAssembly {
     -> ([ChannelSamples], [WrittenChannel])
   {
     let forced = Set(clips.flatMap { [$0.lowerBound, $0.upperBound] }).sorted()
-    var writer = try AnimationWriter(name: name, frames: frames, fps: fps)
+    var writer = try AnimationWriter(name: name, frames: frames, fps: fps, axis: options.frameAxis)
     let seconds = writer.times.map(Double.init)
     // Sampling and reduction are independent per node: spread them over the cores, then write in order.
     let nodes = animated
@@ -162,7 +164,7 @@ extension SceneAssembly {
         node: c.node, path: c.path, interpolation: c.interpolation, kept: kept, output: output, builder: &builder)
       written.append(WrittenChannel(kept: kept, output: output, picked: picked))
     }
-    _ = builder.addAnimation(writer.finish(frames: frames, fps: fps))
+    _ = builder.addAnimation(writer.finish(frames: frames, fps: fps, axis: options.frameAxis))
     return (samples, written)
   }
 
@@ -171,7 +173,7 @@ extension SceneAssembly {
     _ clip: (name: String, frames: ClosedRange<Int>),
     of match: (frames: ClosedRange<Int>, samples: [ChannelSamples], written: [WrittenChannel]), fps: Double
   ) throws {
-    var writer = try AnimationWriter(name: clip.name, frames: clip.frames, fps: fps)
+    var writer = try AnimationWriter(name: clip.name, frames: clip.frames, fps: fps, axis: options.frameAxis)
     let a = clip.frames.lowerBound - match.frames.lowerBound
     let b = clip.frames.upperBound - match.frames.lowerBound
     var views: [[Int]: Int] = [:]
@@ -198,7 +200,7 @@ extension SceneAssembly {
       try writer.add(
         node: c.node, path: c.path, interpolation: c.interpolation, kept: kept, output: output, builder: &builder)
     }
-    _ = builder.addAnimation(writer.finish(frames: clip.frames, fps: fps))
+    _ = builder.addAnimation(writer.finish(frames: clip.frames, fps: fps, axis: options.frameAxis))
   }
 
   /// Index of the first element of ascending `sorted` that is ≥ `x` (`sorted.count` when none).

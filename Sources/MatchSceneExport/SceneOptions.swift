@@ -1,4 +1,5 @@
 import Foundation
+import MatchSceneCore
 
 /// What `MatchSceneGLTF.build` puts in the scene, beyond the reconstruction itself. Every default is usable.
 public struct SceneOptions: Sendable {
@@ -35,6 +36,10 @@ public struct SceneOptions: Sendable {
   /// 5.2's Collada exporter writes dangling references otherwise. With keyframe reduction the key
   /// counts are equal only with `sharedKeysPerNode`.
   public var completeTransformChannels: Bool
+  /// The real frames of the motion's frames (`MotionModel.axis`): a sparse match's keys are timed at
+  /// their real frames, so an animation jumps over the empty stretches between runs of data (the frames
+  /// at each side of one hold no data: players are hidden across it, nothing glides for hours).
+  public var frameAxis: FrameAxis = .identity
   /// A player is hidden (scale 0) across gaps in its data longer than this, and before and after its
   /// track, seconds; shorter gaps are bridged by interpolation.
   public var hideGapsLongerThan: Double = 0.5

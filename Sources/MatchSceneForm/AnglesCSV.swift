@@ -15,7 +15,8 @@ public enum AnglesCSV {
   public static func render(_ series: [AngleSeries]) -> String { bytes(series).string }
 
   /// The file's text, built with `TextBuffer` (a 10-minute match has ~72 000 rows of 33 cells).
-  static func bytes(_ series: [AngleSeries]) -> TextBuffer {
+  /// A sparse match's series run on a compact axis: `axis` gives each row its real frame and time.
+  static func bytes(_ series: [AngleSeries], axis: FrameAxis = .identity) -> TextBuffer {
     var out = TextBuffer(capacity: 1 << 20)
     out.append(header + "\n")
     guard let first = series.map(\.firstFrame).min(), let last = series.map({ $0.frames.upperBound }).max() else {
@@ -30,9 +31,10 @@ public enum AnglesCSV {
     for frame in first...last {
       for (k, s) in series.enumerated() where s.hasBody(frame: frame) {
         let i = frame - s.firstFrame, n = s.frameCount
-        out.append(frame)
+        let real = axis.real(frame)
+        out.append(real)
         out.append(byte: UInt8(ascii: ","))
-        out.appendFixed(Double(frame) / s.fps, decimals: 6)
+        out.appendFixed(Double(real) / s.fps, decimals: 6)
         out.append(labels[k])
         for a in 0..<angleCount {
           cell(s.angles[a * n + i], 3)
@@ -45,8 +47,8 @@ public enum AnglesCSV {
     return out
   }
 
-  public static func write(_ series: [AngleSeries], to url: URL) throws {
-    try Data(bytes(series).bytes).write(to: url, options: .atomic)
+  public static func write(_ series: [AngleSeries], axis: FrameAxis = .identity, to url: URL) throws {
+    try Data(bytes(series, axis: axis).bytes).write(to: url, options: .atomic)
   }
 }
 
@@ -57,14 +59,15 @@ public enum AnglesCSV {
 public enum OpenSimMOT {
   public static func render(_ s: AngleSeries) -> String { bytes(s).string }
 
-  static func bytes(_ s: AngleSeries) -> TextBuffer {
+  /// A sparse match's series: `axis` gives each row its real time.
+  static func bytes(_ s: AngleSeries, axis: FrameAxis = .identity) -> TextBuffer {
     let frames = s.frames.filter { s.hasBody(frame: $0) }
     let labels = ["time"] + FormAngle.allCases.map(\.rawValue)
     var out = TextBuffer(capacity: 1 << 20)
     out.append("\(s.track)_angles\nversion=1\nnRows=\(frames.count)\nnColumns=\(labels.count)\ninDegrees=yes\nendheader\n")
     out.append(labels.joined(separator: "\t") + "\n")
     for frame in frames {
-      out.appendFixed(Double(frame) / s.fps, decimals: 6)
+      out.appendFixed(Double(axis.real(frame)) / s.fps, decimals: 6)
       for a in 0..<FormAngle.allCases.count {
         out.append(byte: UInt8(ascii: "\t"))
         let v = s.angles[a * s.frameCount + frame - s.firstFrame]
@@ -75,7 +78,7 @@ public enum OpenSimMOT {
     return out
   }
 
-  public static func write(_ s: AngleSeries, to url: URL) throws {
-    try Data(bytes(s).bytes).write(to: url, options: .atomic)
+  public static func write(_ s: AngleSeries, axis: FrameAxis = .identity, to url: URL) throws {
+    try Data(bytes(s, axis: axis).bytes).write(to: url, options: .atomic)
   }
 }

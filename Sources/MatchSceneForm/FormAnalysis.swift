@@ -33,10 +33,20 @@ public struct FormResult: Sendable {
   /// Writes `angles.csv`, `strokes.json` and `mot/<track>.mot` into `folder` (created if needed).
   public func write(to folder: URL) throws {
     try FileManager.default.createDirectory(at: folder.appendingPathComponent("mot"), withIntermediateDirectories: true)
-    try AnglesCSV.write(series, to: folder.appendingPathComponent("angles.csv"))
-    try StrokesJSON.write(strokes, to: folder.appendingPathComponent("strokes.json"))
+    // A sparse match's analysis ran on its compact axis (`FrameAxis`): the files give real frames and times.
+    let axis = motion.axis
+    try AnglesCSV.write(series, axis: axis, to: folder.appendingPathComponent("angles.csv"))
+    let placed = axis.isIdentity ? strokes : strokes.map { s in
+      var s = s
+      s.contactTime = axis.realTime(s.contactTime, frame: s.contactFrame, fps: motion.fps)
+      s.backswingStartFrame = axis.real(s.backswingStartFrame)
+      s.contactFrame = axis.real(s.contactFrame)
+      s.followThroughEndFrame = axis.real(s.followThroughEndFrame)
+      return s
+    }
+    try StrokesJSON.write(placed, to: folder.appendingPathComponent("strokes.json"))
     let files = try FileName.files(series.map(\.track), suffix: ".mot", in: folder.appendingPathComponent("mot"))
-    for s in series { try OpenSimMOT.write(s, to: files[s.track]!) }
+    for s in series { try OpenSimMOT.write(s, axis: axis, to: files[s.track]!) }
   }
 }
 

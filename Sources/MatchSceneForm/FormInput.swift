@@ -30,6 +30,9 @@ public struct FormInput: Sendable {
   public static func load(_ output: MatchOutput) throws -> FormInput {
     // Only the players and the ball are analysed: other people's rows are left out of the model.
     let motion = try output.motion(kinds: [.player, .ball])
-    return FormInput(motion: motion, events: try output.events(), venue: output.venue, sport: output.manifest.sport)
+    // A sparse match's model runs on a compact axis (`FrameAxis`): its events go onto it too (those in a
+    // collapsed stretch, none when the events came with the tracks, are left out).
+    let events = motion.axis.compact(try output.events(), fps: motion.fps)
+    return FormInput(motion: motion, events: events, venue: output.venue, sport: output.manifest.sport)
   }
 }

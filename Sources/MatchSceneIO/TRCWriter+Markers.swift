@@ -38,7 +38,7 @@ extension TRCWriter {
       try AtomicFile.write(to: url) { write in
         try render(
           markers: markers.names, frames: range, fps: motion.fps, fileName: url.lastPathComponent, yUp: yUp,
-          pieceBytes: writePieceBytes,
+          pieceBytes: writePieceBytes, axis: motion.axis,
           position: { frame, m in
             let s = markers.sample(m, of: track, frame: frame)
             return s.isPresent ? s.position : nil

@@ -47,12 +47,12 @@ public enum TRCWriter {
   /// 10-minute match's file (18 MB a player) is then never held whole while it is written.
   static func render(
     markers: [String], frames range: ClosedRange<Int>, fps: Double, fileName: String, yUp: Bool, pieceBytes: Int?,
-    position: (Int, Int) -> SIMD3<Double>?, _ emit: (inout TextBuffer) throws -> Void
+    axis: FrameAxis = .identity, position: (Int, Int) -> SIMD3<Double>?, _ emit: (inout TextBuffer) throws -> Void
   ) rethrows {
     var out = TextBuffer(capacity: pieceBytes.map { $0 + 64 * (markers.count + 1) } ?? 0)
     out.append("PathFileType\t4\t(X/Y/Z)\t\(cell(fileName))\n")
     out.append("DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n")
-    out.append("\(fps)\t\(fps)\t\(range.count)\t\(markers.count)\tm\t\(fps)\t\(range.lowerBound)\t\(range.count)\n")
+    out.append("\(fps)\t\(fps)\t\(range.count)\t\(markers.count)\tm\t\(fps)\t\(axis.real(range.lowerBound))\t\(range.count)\n")
     out.append("Frame#\tTime\t" + safeMarkerNames(markers).joined(separator: "\t\t\t") + "\t\t\n")
     out.append("\t\t" + (1...max(1, markers.count)).map { "X\($0)\tY\($0)\tZ\($0)" }.joined(separator: "\t") + "\n")
     out.append("\n")
@@ -62,9 +62,11 @@ public enum TRCWriter {
         try emit(&out)
         out.removeAll()
       }
-      out.append(frame)
+      // A sparse match (`FrameAxis`): rows carry real frames and times, skipping the empty stretches.
+      let real = axis.real(frame)
+      out.append(real)
       out.append(byte: tab)
-      out.appendFixed(Double(frame) / fps, decimals: 6)
+      out.appendFixed(Double(real) / fps, decimals: 6)
       for m in markers.indices {
         if let p = position(frame, m) {
           let q = yUp ? SIMD3(p.y, p.z, p.x) : p

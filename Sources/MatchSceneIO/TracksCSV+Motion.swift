@@ -39,7 +39,11 @@ extension TracksCSV {
     let sawHeader = parts.first?.sawHeader ?? false
     if !sawHeader { throw InputError(file: file, location: .line(1), "empty file; expected the header '\(header)'") }
     let lo = parts.compactMap(\.lowestFrame).min(), hi = parts.compactMap(\.highestFrame).max()
-    var model = MotionModel(fps: fps, skeleton: skeleton, frames: lo.flatMap { l in hi.map { l...$0 } })
+    // A sparse match's rows (a minute of data over hours) go on a compact axis (`FrameAxis.forRows`).
+    let span = lo.flatMap { l in hi.map { l...$0 } }
+    let axis = span.map { FrameAxis.forRows(parts.lazy.flatMap { $0.rows.lazy.map(\.frame) }, span: $0, fps: fps) } ?? .identity
+    var model = MotionModel(fps: fps, skeleton: skeleton, frames: span.map { $0.lowerBound...axis.compact($0.upperBound)! })
+    model.axis = axis
     var trackOf: [String: Int] = [:]
     for part in parts {
       let global = part.trackIDs.map { id, kind in
@@ -48,7 +52,7 @@ extension TracksCSV {
         model.tracks.append(model.makeTrack(id: id, kind: kind))
         return model.tracks.count - 1
       }
-      for r in part.rows { model.tracks[global[Int(r.track)]][joint: Int(r.joint), frame: r.frame] = r.sample }
+      for r in part.rows { model.tracks[global[Int(r.track)]][joint: Int(r.joint), frame: axis.compact(r.frame)!] = r.sample }
     }
     model.sortTracks()
     return model

@@ -30,7 +30,10 @@ public enum TracksWideCSV {
   }
 
   /// The text. Rows cover every frame from the first to the last point; `fps` gives `time` (frame / fps).
-  public static func render(_ points: [TrackPoint], skeleton: Skeleton, fps: Double) -> String {
+  ///
+  /// With `frames` (a sparse match's real frames, `FrameAxis`), rows cover those frames instead, so that
+  /// the empty stretches between them take no rows.
+  public static func render(_ points: [TrackPoint], skeleton: Skeleton, fps: Double, frames: [Int]? = nil) -> String {
     var kinds: [String: TrackKind] = [:]
     var cells: [Int: [Column: TrackPoint]] = [:]
     for p in points {
@@ -57,7 +60,7 @@ public enum TracksWideCSV {
     out.append(byte: UInt8(ascii: "\n"))
     guard let lo = cells.keys.min(), let hi = cells.keys.max() else { return out.string }
     let comma = UInt8(ascii: ",")
-    for frame in lo...hi {
+    for frame in frames.map({ AnySequence($0) }) ?? AnySequence(lo...hi) {
       out.append(frame)
       out.append(byte: comma)
       out.appendFixed(Double(frame) / fps, decimals: 6)
@@ -86,7 +89,7 @@ public enum TracksWideCSV {
   }
 
   /// Writes the file atomically (see `render`).
-  public static func write(_ points: [TrackPoint], skeleton: Skeleton, fps: Double, to url: URL) throws {
-    try AtomicFile.write(render(points, skeleton: skeleton, fps: fps), to: url)
+  public static func write(_ points: [TrackPoint], skeleton: Skeleton, fps: Double, frames: [Int]? = nil, to url: URL) throws {
+    try AtomicFile.write(render(points, skeleton: skeleton, fps: fps, frames: frames), to: url)
   }
 }

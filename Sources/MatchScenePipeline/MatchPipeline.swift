@@ -73,9 +73,21 @@ public struct MatchPipeline: Sendable {
     // The settings first (an unknown sport is named before the rig is judged), then the rig.
     let sport = try SportSpec.builtIn(loaded.match.sport)
     for d in try RigCheck.check(loaded.match, file: folder.path) { diagnostics.append(d) }
-    let (sync, unsynchronisedBalls) = try synchronisedKeepingBalls(&loaded, folder: folder, diagnostics: &diagnostics)
+    var (sync, unsynchronisedBalls) = try synchronisedKeepingBalls(&loaded, folder: folder, diagnostics: &diagnostics)
     var match = loaded.match
-    let range = try Self.frames(options.frames, loaded: loaded, folder: folder)
+    let realRange = try Self.frames(options.frames, loaded: loaded, folder: folder)
+    // Detections spread over a span mostly empty (a minute of data over hours) run on a compact frame
+    // axis: every empty stretch longer than the pad collapsed to it, so that no stage allocates, exports or
+    // keys the empty frames; the writers give real frames and times back (`FrameAxis`). The identity for
+    // a match without such gaps.
+    let axis = match.frameAxis(
+      in: realRange, pad: FrameAxis.padFrames(fps: match.fps, longestThreshold: options.analysisOptions.smoothing.maxGap))
+    match = match.compacted(to: axis)
+    if let raw = unsynchronisedBalls, !axis.isIdentity {
+      let balls = raw.balls.map { name, balls in (name, Match.rekeyed(balls, offset: match.frameOffsets[name] ?? 0, axis: axis)) }
+      unsynchronisedBalls = (Dictionary(balls, uniquingKeysWith: { a, _ in a }), raw.phases)
+    }
+    let range = axis.compact(realRange.lowerBound)!...axis.compact(realRange.upperBound)!
     let zones = options.analysis ? try zones(folder: folder) : []
     // `match` keeps the only reference to the detections, so that they can be let go below.
     loaded.match.detections = [:]
@@ -160,9 +172,10 @@ public struct MatchPipeline: Sendable {
       playerNames: match.playerNames, calibrationCheck: check,
       calibrationRefinement: refinement, report: report, diagnostics: diagnostics.all, frames: range,
       analysed: options.analysis, timings: clock.laps)
+    result.viewsUsed = reconstructed.viewsUsed.renamingTracks(roles.mapValues(\.id))
+    result.placeOnRealFrames(axis)
     result.calibrationCorrectedInternally = refinement != nil && !options.refineCalibration
     result.resolvedOptions = resolved
-    result.viewsUsed = reconstructed.viewsUsed.renamingTracks(roles.mapValues(\.id))
     result.settings = resolved.manifestOptions
     result.inputHash = try? inputHash.value()
     return result

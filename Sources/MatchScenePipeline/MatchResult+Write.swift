@@ -120,7 +120,18 @@ extension MatchResult {
         return trc.map { ("\(folder)/\($0.lastPathComponent)", nil) }
       })
     }
-    if options.c3d, motion.frames != nil, !motion.tracks.isEmpty {
+    if options.c3d, let frames = motion.frames, !motion.tracks.isEmpty, !motion.axis.isIdentity {
+      // A sparse match: one C3D per run of data (C3D is continuous), each at its real frames.
+      jobs.append(Writer(start: 4) { [self] in
+        try motion.axis.runs(in: frames).map { run in
+          let name = MatchOutput.c3dRunName(run.real)
+          try C3DWriter.write(
+            motion.realRun(run.compact), naming: options.markerNames, cameras: cameras, playerNames: playerNames,
+            to: staging.appendingPathComponent(name))
+          return (name, nil)
+        }
+      })
+    } else if options.c3d, motion.frames != nil, !motion.tracks.isEmpty {
       jobs.append(Writer(start: 4) { [self] in
         try C3DWriter.write(
           motion, naming: options.markerNames, cameras: cameras, playerNames: playerNames,
@@ -168,7 +179,7 @@ extension MatchResult {
       jobs.append(Writer(start: 0) { [self] in
         var files: [(name: String, seconds: Double?)] = []
         for format in options.sceneFormats {
-          var scene = try SceneExport.options(events: events, scores: scores, frames: motion.frames)
+          var scene = try SceneExport.options(events: events, scores: scores, frames: motion.frames, axis: motion.axis)
           scene.ballTrail = options.ballTrail
           scene.keyframeTolerance = options.keyframeTolerance
           if !playerNames.isEmpty {

@@ -34,14 +34,18 @@ public enum SceneFormat: String, Sendable, CaseIterable {
 /// Builds and writes the glTF scene of a reconstruction, with events, the score and per-rally clips.
 public enum SceneExport {
   /// Scene options carrying the match's events and score in the scene's `extras` and a clip per rally
-  /// (`rally-01`, …), cut to `frames`.
-  public static func options(events: [MatchEvent], scores: [ScoreEntry], frames: ClosedRange<Int>?) throws -> SceneOptions {
+  /// (`rally-01`, …), cut to `frames`. With a sparse match's `axis`, `frames` are its compact frames
+  /// and the events' real ones (`FrameAxis`); the scene's times are then real (`SceneOptions.frameAxis`).
+  public static func options(
+    events: [MatchEvent], scores: [ScoreEntry], frames: ClosedRange<Int>?, axis: FrameAxis = .identity
+  ) throws -> SceneOptions {
     var options = SceneOptions()
+    options.frameAxis = axis
     var rallyStarts: [Int: Int] = [:]
-    for e in events where e.type == .rallyStart { if let r = e.rally { rallyStarts[r] = e.frame } }
+    for e in events where e.type == .rallyStart { if let r = e.rally, let f = axis.compact(e.frame) { rallyStarts[r] = f } }
     for e in events where e.type == .rallyEnd {
-      guard let r = e.rally, let start = rallyStarts[r], e.frame > start else { continue }
-      var range = start...e.frame
+      guard let r = e.rally, let start = rallyStarts[r], let end = axis.compact(e.frame), end > start else { continue }
+      var range = start...end
       if let frames { range = max(range.lowerBound, frames.lowerBound)...min(range.upperBound, frames.upperBound) }
       guard range.count > 1 else { continue }
       options.clips.append((String(format: "rally-%02d", r), range))

@@ -42,6 +42,9 @@ public struct ReconstructionReport: Sendable, Codable {
   public var fps: Double
   public var firstFrame: Int
   public var lastFrame: Int
+  /// A sparse match (detections over a span mostly empty): the runs of real frames processed, each
+  /// `[first, last]`, the empty stretches between them skipped (`FrameAxis`); nil for a dense match.
+  public var frameRuns: [[Int]]? = nil
   public var seconds: Double
   public var cameras: [CameraFigures]
   public var joints: [JointFigures]

@@ -52,8 +52,10 @@ public struct SessionInput: Sendable {
       if let data = FileManager.default.contents(atPath: output.url(file).path) { documents[file.rawValue] = data }
     }
     let motion = try output.motion()
+    // A sparse match's tracks read on a compact axis (`FrameAxis`): its events go onto it too, so that
+    // rallies and tracks agree.
     return SessionInput(
-      source: folder, motion: motion, events: try output.events(), sport: output.manifest.sport,
+      source: folder, motion: motion, events: motion.axis.compact(try output.events(), fps: motion.fps), sport: output.manifest.sport,
       venue: output.recordedVenue, playerNames: output.playerNames, documents: documents, inputHash: try pending.value())
   }
 

@@ -61,18 +61,28 @@ struct Clip: ParsableCommand {
     if let file { try OutputFile.check(URL(fileURLWithPath: file), option: "--file", force: force, inputs: inputs, isOurs: isClip) }
     let input = try FormInput.load(folder)
     let result = try FormAnalysis.run(motion: input.motion, venue: input.venue, events: input.events)
-    var request = ClipRequest(player: player, stroke: stroke, kind: kind.flatMap(StrokeKind.init(rawValue:)), frames: frames.flatMap { ClosedRange(frames: $0) })
+    // A sparse match's tracks read on a compact axis (`FrameAxis`): --frames and the messages speak of
+    // real frames.
+    let axis = input.motion.axis
+    let requested = try frames.flatMap { ClosedRange(frames: $0) }.map { real in
+      guard let compact = axis.compact(real) else {
+        throw CommandFailure("--frames \(real.lowerBound)-\(real.upperBound) lies between the match's runs of data, where nothing was recorded")
+      }
+      return compact
+    }
+    var request = ClipRequest(player: player, stroke: stroke, kind: kind.flatMap(StrokeKind.init(rawValue:)), frames: requested)
     request.reference = try reference.map { try StrokeReference.read(from: URL(fileURLWithPath: $0)) }
     request.ghost = ClipRequest.GhostPlacement(rawValue: ghost) ?? .beside
     let clip = try StrokeClip.build(request, result: result, venue: input.venue, sport: try SportSpec.builtIn(input.sport))
-    let suffix = clip.stroke.map { "-stroke-\($0.number).glb" } ?? "-frames-\(clip.frames.lowerBound)-\(clip.frames.upperBound).glb"
+    let realFrames = axis.real(clip.frames)
+    let suffix = clip.stroke.map { "-stroke-\($0.number).glb" } ?? "-frames-\(realFrames.lowerBound)-\(realFrames.upperBound).glb"
     let url = try file.map { URL(fileURLWithPath: $0) } ?? FileName.file(player, suffix: suffix, in: folder.appendingPathComponent("clips"))
     let data = try GLTFWriter.glbData(clip.document)
     let problems = GLTFValidator.validate(glb: data)
     guard problems.isEmpty else { throw CommandFailure("clip fails the glTF checks: \(problems.joined(separator: "; "))") }
     try OutputFile.write(data, to: url, option: file == nil ? "clip" : "--file", force: force, inputs: inputs, isOurs: isClip)
     if file == nil { try OutputFolder.record(["clips"], in: folder) }
-    let what = clip.stroke.map { "stroke \($0.number) (\($0.kind.rawValue), contact frame \($0.contactFrame))" } ?? "frames"
-    print("wrote \(url.path): \(player) \(what), frames \(clip.frames.lowerBound)-\(clip.frames.upperBound)\(request.reference == nil ? "" : ", with ghost")")
+    let what = clip.stroke.map { "stroke \($0.number) (\($0.kind.rawValue), contact frame \(axis.real($0.contactFrame)))" } ?? "frames"
+    print("wrote \(url.path): \(player) \(what), frames \(realFrames.lowerBound)-\(realFrames.upperBound)\(request.reference == nil ? "" : ", with ghost")")
   }
 }

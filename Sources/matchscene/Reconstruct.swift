@@ -192,7 +192,7 @@ struct Reconstruct: ParsableCommand {
   static func summary(
     _ result: MatchResult, written: [(url: URL, seconds: Double?)], writeSeconds: Double, total: Double
   ) -> String {
-    let frames = result.frames.count
+    let frames = result.motion.frames?.count ?? result.frames.count
     var people = "\(result.playerIDs.count) player(s) [\(result.playerIDs.joined(separator: ", "))]"
     if !result.personIDs.isEmpty { people += ", \(result.personIDs.count) other person(s) [\(result.personIDs.joined(separator: ", "))]" }
     var lines = [

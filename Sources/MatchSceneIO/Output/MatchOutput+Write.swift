@@ -10,7 +10,9 @@ extension MatchOutput {
 
   /// Writes `tracks_wide.csv` of `motion` into `folder` (`TracksWideCSV`), whole.
   public static func writeWideTracks(_ motion: MotionModel, in folder: URL) throws {
-    try TracksWideCSV.write(motion.rows, skeleton: motion.skeleton, fps: motion.fps, to: url(.tracksWide, in: folder))
+    // A sparse match's rows cover its compact frames, each at its real frame (`FrameAxis`).
+    let frames = motion.axis.isIdentity ? nil : motion.frames.map { $0.map(motion.axis.real) }
+    try TracksWideCSV.write(motion.rows, skeleton: motion.skeleton, fps: motion.fps, frames: frames, to: url(.tracksWide, in: folder))
   }
 
   /// Writes `events.json` into `folder` (`EventsJSON`), whole.
