@@ -100,6 +100,7 @@ final class LandingDrillTests: XCTestCase {
   /// The table-targets example drill on simulated rallies: the bounces the analysis finds on the true
   /// tracks with 5 mm of noise, in the four targets, against the true bounces in the targets' footprints.
   func testTableTargetsDrillOnSimulatedRallies() throws {
+    try requireTier(.integration)  // simulated matches: tens of seconds in a debug build
     let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("Examples")
     var drill = try DrillTOML.read(from: examples.appendingPathComponent("drills/table-targets.toml"))

@@ -77,7 +77,8 @@ extension SettlingBallTests {
     return (matched, detected.count, truth.count)
   }
 
-  func testEverySettlingHopOfACentimetreIsFoundInFarCameraNoise() {
+  func testEverySettlingHopOfACentimetreIsFoundInFarCameraNoise() throws {
+    try requireTier(.integration)  // simulated matches: tens of seconds in a debug build
     var withHops = (0, 0, 0), flightsOnly = (0, 0, 0)
     for seed in 1...8 as ClosedRange<UInt64> {
       let (observations, truth) = floorSettling(seed: seed, sigma: 0.005)

@@ -72,6 +72,7 @@ final class VenueLocatorTests: XCTestCase {
   /// 9.1 cm, heading 3.9°, reported σ 12.5 cm across and 8.5°; the 1 cm and 0.5° are out of
   /// reach of the ball alone in 30 s), so the errors are checked against the reported uncertainties.
   func testLocatesTheTableInAnotherWorld() throws {
+    try requireTier(.integration)  // simulated matches: tens of seconds in a debug build
     let ball = try noisyBall(seed: 1)
     let shift = SIMD3<Double>(1.8, -2.4, 0)  // 3 m
     var centres: [SIMD3<Double>] = []
@@ -100,6 +101,7 @@ final class VenueLocatorTests: XCTestCase {
 
   /// A wrong up hint (10° off) is corrected from the ball's gravity, and the angle reported.
   func testCorrectsAnUpHintFromGravity() throws {
+    try requireTier(.integration)  // simulated matches: tens of seconds in a debug build
     let ball = try noisyBall(seed: 2)
     let w = worldFromVenue(degrees: -50, shift: SIMD3(-3, 0, 0.2))
     let hint = Matrix3.rodrigues(SIMD3(10 * Double.pi / 180, 0, 0)) * SIMD3(0, 0, 1)
@@ -112,6 +114,7 @@ final class VenueLocatorTests: XCTestCase {
 
   /// A world whose z points down, given as z up (the default hint): up is found from the ball's fall.
   func testFindsUpWhenTheHintIsUpsideDown() throws {
+    try requireTier(.integration)  // simulated matches: tens of seconds in a debug build
     let ball = try noisyBall(seed: 4, duration: 20)
     let w = RigidTransform(rotation: Matrix3.rodrigues(SIMD3(Double.pi, 0, 0)), translation: SIMD3(0.5, 1, 2))
     let r = try recover(ball, worldFromVenue: w, upHint: SIMD3(0, 0, 1))

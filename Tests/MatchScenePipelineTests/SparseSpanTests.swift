@@ -29,6 +29,7 @@ final class SparseSpanTests: XCTestCase {
   }
 
   func testAnHourSpanRunsOnTheDataAndMatchesTheGapAtThePad() throws {
+    try requireTier(.integration)  // simulated matches: tens of seconds in a debug build
     let folder = try makeTemporaryFolder()
     let fps = Self.simulated.match.fps
     let pad = FrameAxis.padFrames(fps: fps, longestThreshold: PipelineOptions().analysisOptions.smoothing.maxGap)
