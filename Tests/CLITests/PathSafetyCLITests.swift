@@ -11,10 +11,15 @@ import XCTest
 final class PathSafetyCLITests: XCTestCase {
   let fm = FileManager.default
 
-  /// A simulated match (4 s, seed 5) and its reconstruction, shared by these tests.
+  /// Every test here runs `matchscene`: the integration tier.
+  override func setUpWithError() throws { try requireTier(.integration) }
+
+  /// A simulated match (4 s, seed 5) and its reconstruction, shared by these tests (made only in the
+  /// integration tier, which `setUpWithError` requires).
   static let fixture: (match: URL, out: URL) = {
     let folder = try! makeTemporaryFolder("matchscene-paths")
     let match = folder.appendingPathComponent("match"), out = folder.appendingPathComponent("out")
+    guard TestTier.enabled.contains(.integration) else { return (match, out) }
     let simulated = try! runMatchScene(["simulate", "-o", match.path, "--duration", "4", "--seed", "5"])
     precondition(simulated.status == 0, simulated.stderr)
     let reconstructed = try! runMatchScene(["reconstruct", match.path, "-o", out.path])
