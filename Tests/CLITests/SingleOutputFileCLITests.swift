@@ -6,6 +6,9 @@ import XCTest
 /// input or a file MatchScene did not write (unless --force, and never an input); `overlay -o` never
 /// adds to a user's folder or into the match folder.
 final class SingleOutputFileCLITests: XCTestCase {
+  /// Every test here runs `matchscene`: the integration tier.
+  override func setUpWithError() throws { try requireTier(.integration) }
+
   let fm = FileManager.default
 
   func copyOfTheOutput() throws -> URL {
