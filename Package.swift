@@ -60,6 +60,11 @@ let package = Package(
       providers: [.apt(["libeigen3-dev"])]
     ),
     .systemLibrary(
+      name: "CLibCrypto",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]
+    ),
+    .systemLibrary(
       name: "CAssimp",
       pkgConfig: "assimp",
       providers: [.apt(["libassimp-dev"])]
@@ -81,7 +86,7 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneIO",
-      dependencies: ["MatchSceneCore", .product(name: "TOMLKit", package: "TOMLKit")],
+      dependencies: ["MatchSceneCore", "CLibCrypto", .product(name: "TOMLKit", package: "TOMLKit")],
       swiftSettings: swiftSettings
     ),
     .target(
