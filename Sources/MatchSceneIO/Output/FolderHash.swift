@@ -19,7 +19,7 @@ enum FolderHash {
   /// Regular files under `root`, as paths relative to it, following symbolic links to files and folders
   /// (each real folder walked once, so a link cycle ends); a folder or file for which `leaveOut` says
   /// true is not entered or listed. FIFOs, sockets and devices are left out.
-  static func files(under root: String, leaveOut: (String) -> Bool) -> [String] {
+  static func files(under root: String, leaveOut: (_ relative: String, _ isFolder: Bool) -> Bool) -> [String] {
     var out: [String] = []
     var visited = Set<String>()
     func walk(_ folder: String, _ prefix: String) {
@@ -27,12 +27,11 @@ enum FolderHash {
       guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
       for name in names {
         let relative = prefix.isEmpty ? name : prefix + "/" + name
-        if leaveOut(relative) { continue }
         var s = stat()
         guard stat(folder + "/" + name, &s) == 0 else { continue }  // a dangling link
         switch s.st_mode & S_IFMT {
-        case S_IFDIR: walk(folder + "/" + name, relative)
-        case S_IFREG: out.append(relative)
+        case S_IFDIR: if !leaveOut(relative, true) { walk(folder + "/" + name, relative) }
+        case S_IFREG: if !leaveOut(relative, false) { out.append(relative) }
         default: continue
         }
       }

@@ -30,10 +30,11 @@ extension MatchOutput {
     let root = folder.standardizedFileURL.path
     let trc = File.trc.rawValue, c3d = File.c3d.rawValue
     let fm = FileManager.default
-    let paths = FolderHash.files(under: root) { relative in
+    let paths = FolderHash.files(under: root) { relative, isFolder in
       if relative.hasPrefix(trc + "/") || relative == trc || relative == c3d { return true }
       if excluding.contains(where: { relative == $0 || relative.hasPrefix($0 + "/") }) || skip(relative) { return true }
-      if skippingOutputs {
+      // Outputs and their staging folders are folders: a file needs no look (10⁵ of them in a match).
+      if skippingOutputs && isFolder {
         let name = (relative as NSString).lastPathComponent
         if name.hasPrefix(".") && (name.contains(".partial-") || name.contains(".old-")) { return true }
         if fm.fileExists(atPath: root + "/" + relative + "/" + OutputFolder.markerName) { return true }
