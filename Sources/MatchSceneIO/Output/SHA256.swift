@@ -11,6 +11,7 @@ public struct SHA256: Sendable {
   private final class Context: @unchecked Sendable {
     let pointer: OpaquePointer?
     init() {
+      _ = SHA256.libraryReady
       pointer = EVP_MD_CTX_new()
       // Fails only when libcrypto cannot allocate; `finish` then reports it.
       if let pointer, EVP_DigestInit_ex(pointer, EVP_sha256(), nil) != 1 { EVP_MD_CTX_reset(pointer) }
@@ -19,6 +20,12 @@ public struct SHA256: Sendable {
   }
 
   private let context = Context()
+
+  /// libcrypto initialised without its exit handler: by default OpenSSL frees its state at `exit`, and
+  /// a hash still running on another thread (the input hash beside a run that stops on a bad input)
+  /// then crashes the process (SIGSEGV instead of the run's error). `OPENSSL_init_crypto(3)`,
+  /// `OPENSSL_INIT_NO_ATEXIT`; the first initialisation decides, so this comes before any other call.
+  private static let libraryReady: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
 
   public init() {}
 
