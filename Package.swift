@@ -60,11 +60,6 @@ let package = Package(
       providers: [.apt(["libeigen3-dev"])]
     ),
     .systemLibrary(
-      name: "CLibCrypto",
-      pkgConfig: "libcrypto",
-      providers: [.apt(["libssl-dev"])]
-    ),
-    .systemLibrary(
       name: "CAssimp",
       pkgConfig: "assimp",
       providers: [.apt(["libassimp-dev"])]
@@ -86,7 +81,7 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneIO",
-      dependencies: ["MatchSceneCore", "CLibCrypto", .product(name: "TOMLKit", package: "TOMLKit")],
+      dependencies: ["MatchSceneCore", .product(name: "TOMLKit", package: "TOMLKit")],
       swiftSettings: swiftSettings
     ),
     .target(

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-  import Glibc
-#endif
 import MatchSceneCore
 
 extension MatchOutput {
@@ -61,38 +58,14 @@ extension MatchOutput {
 
   /// A hash of `folder` computed on another thread from now on (`hash(folder:skippingOutputs:)`), so that
   /// a run can hash its input, or `sessions add` an output, while it reads the rest.
-  ///
-  /// The thread runs at the lowest scheduling priority (Linux: nice 19 for that thread alone,
-  /// `setpriority(2)` on its thread id), so that it takes the cores only when the run leaves them idle:
-  /// on a 2-core machine hashing a 10-minute match's 705 MB input costs about 4 s of CPU, which at
-  /// normal priority lengthened the run by about as much. When the run waits for `value()`, nothing
-  /// else competes and the hash finishes at full speed.
   public final class PendingHash: @unchecked Sendable {
     private let done = DispatchGroup()
     private var result: Result<String, any Error>?
 
     public init(folder: URL, skippingOutputs: Bool = true) {
-      done.enter()
-      let thread = Thread { [self] in
-        Self.lowerThisThreadsPriority()
+      DispatchQueue.global(qos: .utility).async(group: done) { [self] in
         result = Result { try MatchOutput.hash(folder: folder, skippingOutputs: skippingOutputs) }
-        done.leave()
       }
-      thread.name = "matchscene.input-hash"
-      thread.start()
-    }
-
-    /// Nice 19 for the calling thread only (Linux schedules threads as tasks: `setpriority` on a thread
-    /// id, read from `/proc/thread-self`, changes that thread alone). Elsewhere the thread keeps its
-    /// priority.
-    private static func lowerThisThreadsPriority() {
-      #if os(Linux)
-        // "<pid>/task/<tid>"
-        guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"),
-          let tid = link.split(separator: "/").last.flatMap({ id_t($0) })
-        else { return }
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, 19)
-      #endif
     }
 
     /// The hash, once computed. - Throws: the hash's error (a file that cannot be read).
