@@ -54,14 +54,9 @@ public enum OutputFile {
           "exists and was not written by MatchScene's \(option); refusing to overwrite it — choose another file, or pass --force to replace it")
       }
     }
-    var folder = target.deletingLastPathComponent()
-    var isFolder: ObjCBool = false
-    while !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
-      let up = folder.deletingLastPathComponent()
-      if up.path == folder.path { break }
-      folder = up
-    }
-    guard isFolder.boolValue else {
+    let nearest = OutputFolder.nearestExisting(target.deletingLastPathComponent())
+    let folder = nearest?.url ?? target.deletingLastPathComponent()
+    guard nearest?.isFolder == true else {
       throw InputError(file: folder.path, "is a file, not a folder, so \(option) \(url.path) cannot be written in it")
     }
     guard access(folder.path, W_OK | X_OK) == 0 else {

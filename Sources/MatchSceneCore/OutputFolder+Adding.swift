@@ -43,7 +43,7 @@ extension OutputFolder {
       throw InputError(file: folder.path, "was written by `\(other)`; choose another folder")
     }
     if !foreign.isEmpty && !force {
-      let shown = foreign.prefix(8).joined(separator: ", ") + (foreign.count > 8 ? " and \(foreign.count - 8) more" : "")
+      let shown = listed(foreign)
       throw InputError(
         file: folder.path,
         "holds files MatchScene did not write (\(shown)); move them away, choose another folder, or pass --force to add to it")

@@ -27,6 +27,23 @@ extension OutputFolder {
     }
   }
 
+  /// The nearest of `url` and its ancestors that exists, and whether it is a folder; nil when none does.
+  static func nearestExisting(_ url: URL) -> (url: URL, isFolder: Bool)? {
+    var at = url
+    var isFolder: ObjCBool = false
+    while !FileManager.default.fileExists(atPath: at.path, isDirectory: &isFolder) {
+      let up = at.deletingLastPathComponent()
+      if up.path == at.path { return nil }
+      at = up
+    }
+    return (at, isFolder.boolValue)
+  }
+
+  /// Up to eight `names` joined by commas, and how many more: the entries an error message names.
+  static func listed(_ names: [String]) -> String {
+    names.prefix(8).joined(separator: ", ") + (names.count > 8 ? " and \(names.count - 8) more" : "")
+  }
+
   /// Whether `inner` is `outer` or lies inside it, both resolved (`resolved(_:)`).
   public static func isInside(_ inner: URL, _ outer: URL) -> Bool {
     let a = resolved(inner).path, b = resolved(outer).path

@@ -193,7 +193,7 @@ public enum OutputFolder {
             "was written by `\(other)`, whose files this command would replace; choose another folder, or pass --force to replace it")
         }
         if !foreign.isEmpty {
-          let shown = foreign.prefix(8).joined(separator: ", ") + (foreign.count > 8 ? " and \(foreign.count - 8) more" : "")
+          let shown = listed(foreign)
           throw InputError(
             file: destination.path,
             "holds files MatchScene did not write (\(shown)); move them away, choose another folder, or pass --force to replace them too")
@@ -202,20 +202,14 @@ public enum OutputFolder {
     }
     // The staging folder is created beside `destination` (inside it for a mount point): the nearest
     // existing ancestor of its parent must be a folder we may write into.
-    var ancestor = exists && isMountPoint(destination) ? destination : destination.deletingLastPathComponent()
-    while !fm.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
-      let up = ancestor.deletingLastPathComponent()
-      if up.path == ancestor.path { break }
-      ancestor = up
-    }
-    if fm.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
-      guard isFolder.boolValue else {
+    if let ancestor = nearestExisting(exists && isMountPoint(destination) ? destination : destination.deletingLastPathComponent()) {
+      guard ancestor.isFolder else {
         throw InputError(
-          file: ancestor.path, "is a file, not a folder, so the output folder \(destination.path) cannot be created in it")
+          file: ancestor.url.path, "is a file, not a folder, so the output folder \(destination.path) cannot be created in it")
       }
-      guard access(ancestor.path, W_OK | X_OK) == 0 else {
+      guard access(ancestor.url.path, W_OK | X_OK) == 0 else {
         throw InputError(
-          file: ancestor.path,
+          file: ancestor.url.path,
           "cannot write the output folder \(destination.lastPathComponent) here: \(String(cString: strerror(errno)))")
       }
     }

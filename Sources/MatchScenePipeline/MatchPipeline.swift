@@ -87,7 +87,8 @@ public struct MatchPipeline: Sendable {
       let balls = raw.balls.map { name, balls in (name, Match.rekeyed(balls, offset: match.frameOffsets[name] ?? 0, axis: axis)) }
       unsynchronisedBalls = (Dictionary(balls, uniquingKeysWith: { a, _ in a }), raw.phases)
     }
-    let range = axis.compact(realRange.lowerBound)!...axis.compact(realRange.upperBound)!
+    // Not nil: the axis is made from frames inside `realRange`, so neither end lies in a collapsed gap.
+    let range = axis.compact(realRange)!
     let zones = options.analysis ? try zones(folder: folder) : []
     // `match` keeps the only reference to the detections, so that they can be let go below.
     loaded.match.detections = [:]

@@ -120,23 +120,22 @@ extension MatchResult {
         return trc.map { ("\(folder)/\($0.lastPathComponent)", nil) }
       })
     }
-    if options.c3d, let frames = motion.frames, !motion.tracks.isEmpty, !motion.axis.isIdentity {
-      // A sparse match: one C3D per run of data (C3D is continuous), each at its real frames.
+    if options.c3d, let frames = motion.frames, !motion.tracks.isEmpty {
+      // `match.c3d`; for a sparse match one C3D per run of data (C3D is continuous), at its real frames.
       jobs.append(Writer(start: 4) { [self] in
-        try motion.axis.runs(in: frames).map { run in
+        guard !motion.axis.isIdentity else {
+          try C3DWriter.write(
+            motion, naming: options.markerNames, cameras: cameras, playerNames: playerNames,
+            to: MatchOutput.url(.c3d, in: staging))
+          return [(MatchOutput.File.c3d.rawValue, nil)]
+        }
+        return try motion.axis.runs(in: frames).map { run in
           let name = MatchOutput.c3dRunName(run.real)
           try C3DWriter.write(
             motion.realRun(run.compact), naming: options.markerNames, cameras: cameras, playerNames: playerNames,
             to: staging.appendingPathComponent(name))
           return (name, nil)
         }
-      })
-    } else if options.c3d, motion.frames != nil, !motion.tracks.isEmpty {
-      jobs.append(Writer(start: 4) { [self] in
-        try C3DWriter.write(
-          motion, naming: options.markerNames, cameras: cameras, playerNames: playerNames,
-          to: MatchOutput.url(.c3d, in: staging))
-        return [(MatchOutput.File.c3d.rawValue, nil)]
       })
     }
     if let viewsUsed {
