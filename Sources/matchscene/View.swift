@@ -17,7 +17,7 @@ struct View: ParsableCommand {
       works offline anywhere. events.json beside the scene, when present, gives the events shown.
       """)
 
-  @Argument(help: "The scene (.glb) written by `matchscene reconstruct`.")
+  @Argument(help: "The scene (.glb) written by `matchscene reconstruct`, or its output folder (its scene.glb).")
   var scene: String
 
   @Option(help: "Three.js location: a CDN base URL (ES modules), or a local three.js folder with three.min.js and examples/js/ (copied next to the page).")
@@ -33,8 +33,16 @@ struct View: ParsableCommand {
   var force = false
 
   func run() throws {
-    let url = URL(fileURLWithPath: scene)
-    guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("\(scene): no such file") }
+    var url = URL(fileURLWithPath: scene)
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw CommandFailure("\(scene): no such file") }
+    // An output folder stands for its scene.
+    if isFolder.boolValue {
+      url.appendPathComponent("scene.glb")
+      guard FileManager.default.fileExists(atPath: url.path) else {
+        throw CommandFailure("\(scene) is a folder without scene.glb: give the scene file, or an output of `matchscene reconstruct` written with the scene")
+      }
+    }
     // The page replaces only a page `view` wrote, never the scene (`view page.html`).
     try OutputFile.check(
       url.deletingPathExtension().appendingPathExtension("html"), option: "view", force: force, inputs: [url], isOurs: ViewerPage.isPage)

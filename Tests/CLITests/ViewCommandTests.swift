@@ -36,5 +36,15 @@ final class ViewCommandTests: XCTestCase {
     let empty = try runMatchScene(["view", out.appendingPathComponent("scene.glb").path, "--three", match.path])
     XCTAssertNotEqual(empty.status, 0)
     XCTAssertTrue(empty.stderr.contains("no three.min.js"), empty.stderr)
+
+    // The output folder stands for its scene (it used to fail with "Is a directory"); a folder without
+    // one is named.
+    let page = try Data(contentsOf: out.appendingPathComponent("scene.html"))
+    let byFolder = try runMatchScene(["view", out.path, "--three", Chromium.threeFolder])
+    XCTAssertEqual(byFolder.status, 0, byFolder.stderr)
+    XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("scene.html")), page)
+    let noScene = try runMatchScene(["view", match.path])
+    XCTAssertNotEqual(noScene.status, 0)
+    XCTAssertTrue(noScene.stderr.contains("is a folder without scene.glb"), noScene.stderr)
   }
 }
