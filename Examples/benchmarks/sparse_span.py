@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Spreads a simulated match's detections over a long span: a sparse match for memory benchmarks.
+"""Spreads a match's detections over a long span: a sparse match for memory benchmarks.
 
-Copies a match folder written by `matchscene simulate` (pose/<camera>_json/<camera>_<frame>_keypoints.json,
-ball/<camera>.csv, calibration/, match.toml; truth/ is left out) and moves chunk k of its frames
+Copies a match folder of OpenPose JSON files, one per frame, the frame number last in the name
+(`matchscene simulate`'s pose/<camera>_json/<camera>_<frame>_keypoints.json, Pose2Sim's
+pose/cam01_json/cam01.0000.json), with ball/<camera>.csv, calibration/, match.toml or Pose2Sim's
+Config.toml (truth/ is left out), and moves chunk k of its frames
 (the frames cut into --chunks equal parts) k * shift frames later, shift = (span - frames) / (chunks - 1),
 so that the data (unchanged) stretches over --span-hours with empty hours between the chunks.
 
@@ -27,11 +29,14 @@ def main() -> int:
     if os.path.exists(args.output):
         sys.exit(f"{args.output} exists; choose a new folder")
     fps = 60.0
-    with open(os.path.join(args.match, "match.toml")) as f:
-        m = re.search(r"^fps\s*=\s*([0-9.]+)", f.read(), re.M)
-        if m:
-            fps = float(m.group(1))
-    pattern = re.compile(r"^(.*_)(-?\d+)(_keypoints\.json)$")
+    configs = [c for c in ("match.toml", "Config.toml") if os.path.isfile(os.path.join(args.match, c))]
+    for config in configs:
+        with open(os.path.join(args.match, config)) as f:
+            m = re.search(r"^\s*(?:fps|frame_rate)\s*=\s*([0-9.]+)", f.read(), re.M)
+            if m:
+                fps = float(m.group(1))
+                break
+    pattern = re.compile(r"^(.*?)(\d+)((?:_keypoints)?\.json)$")
     pose = os.path.join(args.match, "pose")
     frames = set()
     for camera in os.listdir(pose):
@@ -53,7 +58,8 @@ def main() -> int:
 
     os.makedirs(args.output)
     shutil.copytree(os.path.join(args.match, "calibration"), os.path.join(args.output, "calibration"))
-    shutil.copy(os.path.join(args.match, "match.toml"), args.output)
+    for config in configs:
+        shutil.copy(os.path.join(args.match, config), args.output)
     for camera in os.listdir(pose):
         os.makedirs(os.path.join(args.output, "pose", camera))
         for name in os.listdir(os.path.join(pose, camera)):
