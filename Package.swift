@@ -54,6 +54,8 @@ let package = Package(
       dependencies: ["CEigen"],
       cxxSettings: eigenSettings
     ),
+    // SHA-256's block function (the CPU's SHA extensions when present) for input and output fingerprints.
+    .target(name: "CSHA256"),
     .systemLibrary(
       name: "CEigen",
       pkgConfig: "eigen3",
@@ -81,7 +83,7 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneIO",
-      dependencies: ["MatchSceneCore", .product(name: "TOMLKit", package: "TOMLKit")],
+      dependencies: ["MatchSceneCore", "CSHA256", .product(name: "TOMLKit", package: "TOMLKit")],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -212,7 +214,7 @@ let package = Package(
       path: "Tests/TestSupport"
     ),
     .testTarget(name: "MatchSceneCoreTests", dependencies: ["MatchSceneCore", "TestSupport"]),
-    .testTarget(name: "MatchSceneIOTests", dependencies: ["MatchSceneIO", "TestSupport"]),
+    .testTarget(name: "MatchSceneIOTests", dependencies: ["MatchSceneIO", "CSHA256", "TestSupport"]),
     .testTarget(name: "MatchSceneGeometryTests", dependencies: ["MatchSceneGeometry", "TestSupport"]),
     .testTarget(
       name: "MatchSceneSimulationTests",

@@ -104,8 +104,11 @@ public struct MatchPipeline: Sendable {
       progress?("reconstruct", $0, range.count)
     }
     clock.lap("reconstruct")
+    let givenCameras = match.cameras
+    var floorFigures: ReconstructionReport.FloorFigures?
     let (check, refinement) = try calibrate(
-      options: options, resolved: resolved, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
+      options: options, resolved: resolved, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics,
+      floorFigures: &floorFigures, clock: &clock, progress: progress)
     try removeDetectorBias(options: options, resolved: resolved, refined: refinement != nil, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
     // From here the detections serve the all-views error only, which samples every k-th frame of the
     // motion's frames (`range`): the others are let go, and the memory given back, before the analysis.
@@ -161,6 +164,13 @@ public struct MatchPipeline: Sendable {
     if report != nil {
       assert(motion.frames == range, "the all-views error samples the run's frames")
       allViews.add(to: &report!, match: match, motion: motion)
+      report?.worldFrame = floorFigures?.levelled == true ? "levelled-on-floor" : "calibration"
+      report?.floor = floorFigures
+      if floorFigures?.levelled != true, givenCameras != match.cameras {
+        var asGiven = match
+        asGiven.cameras = givenCameras
+        allViews.addGivenCalibration(to: &report!, match: asGiven, motion: motion)
+      }
     }
     clock.lap("all-views error")
     // Done with the 2D detections (the all-views error above was their last use): the writing goes
@@ -189,7 +199,7 @@ public struct MatchPipeline: Sendable {
   /// Horn 1987), and reconstructs again with them.
   func calibrate(
     options: PipelineOptions, resolved: ResolvedOptions, _ match: inout Match, _ reconstructed: inout ReconstructionResult, frames range: ClosedRange<Int>, folder: URL,
-    diagnostics: inout DiagnosticLog, clock: inout StageClock, progress: Progress?
+    diagnostics: inout DiagnosticLog, floorFigures: inout ReconstructionReport.FloorFigures?, clock: inout StageClock, progress: Progress?
   ) throws -> (CalibrationSelfCheckResult?, CalibrationRefinementResult?) {
     guard options.checkCalibration || options.refineCalibration else { return (nil, nil) }
     let evidence = CalibrationEvidence().sample(match: match, motion: reconstructed.motion)
@@ -220,15 +230,19 @@ public struct MatchPipeline: Sendable {
       var fixed = refine
       fixed.fixedCameras = trusted
       let corrected = try refined(match.cameras, evidenceWithBall, fixed, choosingFocal: !options.refineFocal)
-      // Unless the trusted cameras disagree among themselves once the named one is corrected, by the
-      // self-check's own rule (the Pose2Sim demo: cam_01 1.5 px, cam_02 and cam_04 7 px): then the whole
-      // rig is off and every camera is refined below.
-      let medians = trusted.map { corrected.corrections[$0].after.medianPx }
+      refinement = corrected
+      // The trusted cameras stay as given even when they disagree among themselves once the named one is
+      // corrected (the Pose2Sim demo: cam_01 1.5 px, cam_02 and cam_04 7 px): the calibration's world is the
+      // user's, and refining every camera moves it (that demo: 18–34 px through the given cameras). Named,
+      // with what re-chooses it.
+      let medians = trusted.sorted().map { (corrected.corrections[$0].camera.name, corrected.corrections[$0].after.medianPx) }
       let checkRule = CalibrationSelfCheckOptions()
-      if let low = medians.min(), let high = medians.max(), high > checkRule.floorPx, high > checkRule.disagreementRatio * low {
-        refinement = nil
-      } else {
-        refinement = corrected
+      if let low = medians.map(\.1).min(), let high = medians.map(\.1).max(), high > checkRule.floorPx, high > checkRule.disagreementRatio * low {
+        let figures = medians.map { String(format: "%@ %.1f px", $0.0, $0.1) }.joined(separator: ", ")
+        diagnostics.append(Diagnostic(.note, InputError(
+          file: options.calibrationLabel(folder),
+          "the cameras held as given disagree among themselves once the named one is corrected (median residuals \(figures)); "
+            + "--refine-calibration refines every camera (its world then held by these cameras as a whole)")))
       }
     }
     if refinement == nil {
@@ -253,10 +267,14 @@ public struct MatchPipeline: Sendable {
       progress?("reconstruct again", $0, range.count)
     }
     clock.lap("reconstruct again")
-    if refine.holdWorldFrame, options.levelOnFloorContacts {
-      let note = FloorContact.levelOnFloor(
-        given: given, anchors: trusted, &match, &reconstructed, &refinement, file: options.calibrationLabel(folder))
-      if let note { diagnostics.append(note) }
+    if refine.holdWorldFrame, let floor = FloorContact.measureFloor(cameras: match.cameras, anchors: trusted, motion: reconstructed.motion) {
+      let file = options.calibrationLabel(folder)
+      if options.levelOnFloorContacts {
+        diagnostics.append(FloorContact.level(on: floor, given: given, &match, &reconstructed, &refinement, file: file))
+      } else {
+        diagnostics.append(FloorContact.floorNote(floor, file: file))
+      }
+      floorFigures = .init(floor, levelled: options.levelOnFloorContacts)
     }
     return (check, refinement)
   }

@@ -103,4 +103,13 @@ public struct AllViewsReprojection: Sendable {
       report.tracks[t].allViewsReprojectionPx = figures
     }
   }
+
+  /// Adds, per camera, the error over every person through `match`'s cameras — the calibration as given,
+  /// when the run corrected it — as `givenCalibrationAllViewsReprojectionPx`.
+  public func addGivenCalibration(to report: inout ReconstructionReport, match: Match, motion: MotionModel) {
+    let errors = self.errors(match: match, motion: motion)
+    for c in report.cameras.indices {
+      report.cameras[c].givenCalibrationAllViewsReprojectionPx = ErrorStatistics(errors.values.flatMap { c < $0.count ? $0[c] : [] })
+    }
+  }
 }

@@ -66,7 +66,10 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "Use the calibration as given even when a camera disagrees with the others (by default its pose is corrected from the match for the run; --refine-calibration also writes the correction).")
   var keepCalibration = false
 
-  @Flag(help: "After a refinement of every camera, keep the world frame the given cameras hold: do not level it on where standing people's feet rest (by default the rig and scene are tilted and lifted as a whole so that those feet stand on z = 0).")
+  @Flag(help: "After a refinement of every camera, level the world frame on where standing people's feet rest: the rig and scene tilted and lifted as a whole so that those feet stand on z = 0 (coordinates then leave the calibration's world; by default they stay in it and report.json gives the floor's tilt).")
+  var levelOnFloor = false
+
+  @Flag(help: "Keep the world frame of the calibration given (the default; kept for older scripts).")
   var noFloorContact = false
 
   @Flag(help: "With --refine-calibration, refine focal lengths too (without it they are refined when the data supports it).")
@@ -144,7 +147,7 @@ struct Reconstruct: ParsableCommand {
     options.refineFocal = refineFocal
     options.removeDetectorBias = !keepDetectorBias
     options.correctDisagreeingCameras = !keepCalibration
-    options.levelOnFloorContacts = !noFloorContact
+    options.levelOnFloorContacts = levelOnFloor && !noFloorContact
     options.estimateSync = !noEstimateSync
     options.viewGateSigmas = viewGate
     options.softBones = !hardBones
