@@ -142,6 +142,7 @@ public enum OpenSimRun {
     player.markerRMS_m = json["markerRMS_m"] as? Double
     player.markerRMSByMarker_m = json["markerRMSByMarker_m"] as? [String: Double]
     player.segmentLengths_m = json["segmentLengths_m"] as? [String: Double]
+    player.estimatedLengths = (json["estimatedLengths"] as? [String]).flatMap { $0.isEmpty ? nil : $0 }
     player.files += ["\(name)/\(name).osim", "\(name)/\(name).mot", "\(name)/\(name)_marker_errors.sto"]
     return player
   }

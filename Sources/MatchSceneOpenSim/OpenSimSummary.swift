@@ -13,6 +13,8 @@ public struct OpenSimSummary: Sendable, Codable, Equatable {
     public var markerRMS_m: Double?
     public var markerRMSByMarker_m: [String: Double]?
     public var segmentLengths_m: [String: Double]?
+    /// Lengths whose markers were never seen together, taken from the others by body proportions.
+    public var estimatedLengths: [String]?
     /// `<id>/<id>.trc`, `.osim` (the sized model), `.mot` (inverse kinematics, degrees) and
     /// `_marker_errors.sto` (OpenSim's per-frame errors).
     public var files: [String]

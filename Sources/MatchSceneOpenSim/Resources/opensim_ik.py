@@ -25,8 +25,11 @@ Frames: OpenSim's (X forward, Y up, Z right); the TRC is written facing +X.
 - femur_r/l: hip_flexion (Z), hip_adduction (X), hip_rotation (Y) at the hip; tibia_r/l: knee_angle (about
   -Z: 0 = straight, flexion positive).
 - foot_r/l (when the skeleton has heel or toes): ankle_angle (Z), subtalar_angle (X), ankle_rotation (Y).
-Segment lengths: medians over the frames of the marker distances (thigh = hip-knee, ...); marker offsets of
-the head and feet: medians in frames built from those markers (origin, forward, right).
+Segment lengths: medians over the frames of the marker distances (thigh = hip-knee, ...); a length whose two
+markers are never seen together is taken from the others through Winter's proportions of standing height
+(Drillis & Contini 1966, in Winter, Biomechanics and Motor Control of Human Movement, 2009, Fig. 4.1) and
+listed in the result's "estimatedLengths". Marker offsets of the head and feet: medians in frames built from
+those markers (origin, forward, right).
 """
 import json
 import math
@@ -156,6 +159,11 @@ class Builder:
         self.model.addMarker(osim.Marker(name, body, osim.Vec3(*[float(v) for v in location])))
 
 
+# Segment lengths as fractions of standing height (Winter 2009, Fig. 4.1; joint centres as COCO marks them).
+PROPORTIONS = {"hip_half_width": 0.065, "shoulder_half_width": 0.105, "spine": 0.288, "thigh": 0.245,
+               "shank": 0.246, "upper_arm": 0.186, "forearm": 0.146}
+
+
 def build_model(name, m):
     """The joint-centre model sized to markers `m` (OpenSim frame); returns (model, lengths, markers used)."""
     has = lambda *names: all(n in m for n in names)
@@ -177,8 +185,12 @@ def build_model(name, m):
         "forearm": side_mean(m, [("left_elbow", "left_wrist"), ("right_elbow", "right_wrist")]),
     }
     bad = [k for k, v in L.items() if not (math.isfinite(v) and v > 0.01)]
-    if bad:
+    heights = [L[k] / PROPORTIONS[k] for k in L if k not in bad]
+    if len(heights) < 2:
         raise ValueError(f"too few markers to size the model ({', '.join(bad)} not measured)")
+    height = float(np.median(heights))
+    for k in bad:
+        L[k] = PROPORTIONS[k] * height
 
     b = Builder(name)
     ground = b.model.getGround()
@@ -213,21 +225,28 @@ def build_model(name, m):
 
     def in_torso(p):
         d = p - mid_hip
-        return np.nanmedian(np.stack([np.sum(d * tx, 1), np.sum(d * ty, 1), np.sum(d * tz, 1)], 1), axis=0)
+        with np.errstate(invalid="ignore"):
+            local = np.stack([np.sum(d * tx, 1), np.sum(d * ty, 1), np.sum(d * tz, 1)], 1)
+        if np.all(np.isnan(local[:, 0])):
+            return None
+        return np.nanmedian(local, axis=0)
 
     for n in ("neck", "upper_neck"):
-        if n in m and not has("left_ear", "right_ear", "nose"):
+        if n in m and not has("left_ear", "right_ear", "nose") and in_torso(m[n]) is not None:
             mark(n, torso, in_torso(m[n]))
     if has("left_ear", "right_ear", "nose"):
         ears = (m["left_ear"] + m["right_ear"]) / 2
         head = b.body("head", 5.0, 0.2)
-        b.joint("neck", torso, tuple(in_torso(ears)), head,
+        neck = in_torso(ears)
+        if neck is None:  # never seen with both shoulders: the simulator's and Winter's neck (0.012, 0.102) H
+            neck = np.array([0.012 * s / PROPORTIONS["spine"], s * (1 + 0.102 / PROPORTIONS["spine"]), 0.0])
+        b.joint("neck", torso, tuple(float(v) for v in neck), head,
                 [("neck_extension", (0, 0, 1)), ("neck_bending", (1, 0, 0)), ("neck_rotation", (0, 1, 0))])
         names = [n for n in ("nose", "left_eye", "right_eye", "left_ear", "right_ear", "head_top", "head",
                              "upper_neck") if n in m]
         for n, loc in frame_offsets(ears, m["nose"], m["right_ear"] - m["left_ear"], {n: m[n] for n in names}).items():
             mark(n, head, loc)
-    elif "nose" in m:
+    elif "nose" in m and in_torso(m["nose"]) is not None:
         mark("nose", torso, in_torso(m["nose"]))
 
     for side, sign in (("right", 1.0), ("left", -1.0)):
@@ -266,6 +285,7 @@ def build_model(name, m):
                 mark(n, foot, loc)
     b.model.finalizeConnections()
     b.model.initSystem()
+    L["estimated"] = bad
     return b.model, L, used
 
 
@@ -340,6 +360,7 @@ def main():
             if len(times) < 2:
                 raise ValueError("fewer than two frames")
             model, lengths, used = build_model(pid, markers)
+            estimated = lengths.pop("estimated")
             model.printToXML(os.path.join(out_dir, pid + ".osim"))
             errors = run_ik(model, trc, times, out_dir, pid, used)
             mot = os.path.join(out_dir, pid + ".mot")
@@ -348,6 +369,7 @@ def main():
                 "markerRMS_m": math.sqrt(total / count) if count else None,
                 "markerRMSByMarker_m": per_marker,
                 "segmentLengths_m": lengths,
+                "estimatedLengths": estimated,
                 "markers": used,
                 "frames": int(len(times)),
                 "model": pid + ".osim", "motion": pid + ".mot", "markerErrors": os.path.basename(errors),
