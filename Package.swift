@@ -139,6 +139,12 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(
+      name: "MatchSceneOpenSim",
+      dependencies: ["MatchSceneCore", "MatchSceneIO"],
+      resources: [.copy("Resources/opensim_ik.py"), .copy("Resources/Markers_Coco17.xml")],
+      swiftSettings: swiftSettings
+    ),
+    .target(
       name: "MatchSceneReview",
       dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneIO"],
       swiftSettings: swiftSettings
@@ -157,7 +163,7 @@ let package = Package(
         "MatchSceneCore", "MatchSceneIO", "MatchSceneGeometry", "MatchSceneReconstruction",
         "MatchSceneSimulation", "MatchSceneAnalysis", "MatchSceneEvaluation", "MatchSceneExport", "MatchSceneAssimp",
         "MatchSceneReview", "MatchScenePipeline", "MatchSceneAssets", "MatchSceneForm",
-        "MatchSceneSessions", "MatchSceneBatch",
+        "MatchSceneSessions", "MatchSceneBatch", "MatchSceneOpenSim",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings

@@ -56,15 +56,24 @@ public enum AnglesCSV {
 /// `nColumns=` counting the time column, `inDegrees=yes`, `endheader`, then tab-separated labels and
 /// rows; OpenSim documentation, "Storage (.sto) file format"), one per player: time and every
 /// `FormAngle` in degrees. Frames without the keypoints are left out (OpenSim interpolates between rows).
+///
+/// The columns are `form_<angle>` (`form_elbow_flexion_r`, …), not the bare `angles.csv` names: these are
+/// angles between keypoint segments, not coordinates of an OpenSim model, and a bare name either matched
+/// none (`knee_flexion` beside the models' `knee_angle`) or matched one of another meaning (`hip_flexion`,
+/// measured here from the trunk, in the models from the pelvis). The file is for plotting beside model
+/// results in OpenSim; `matchscene opensim` gives model coordinates.
 public enum OpenSimMOT {
+  /// The column of `angle` in the file: `form_` + its `angles.csv` name.
+  public static func column(_ angle: FormAngle) -> String { "form_" + angle.rawValue }
+
   public static func render(_ s: AngleSeries) -> String { bytes(s).string }
 
   /// A sparse match's series: `axis` gives each row its real time.
   static func bytes(_ s: AngleSeries, axis: FrameAxis = .identity) -> TextBuffer {
     let frames = s.frames.filter { s.hasBody(frame: $0) }
-    let labels = ["time"] + FormAngle.allCases.map(\.rawValue)
+    let labels = ["time"] + FormAngle.allCases.map(column)
     var out = TextBuffer(capacity: 1 << 20)
-    out.append("\(s.track)_angles\nversion=1\nnRows=\(frames.count)\nnColumns=\(labels.count)\ninDegrees=yes\nendheader\n")
+    out.append("\(s.track)_form_angles\nversion=1\nnRows=\(frames.count)\nnColumns=\(labels.count)\ninDegrees=yes\nendheader\n")
     out.append(labels.joined(separator: "\t") + "\n")
     for frame in frames {
       out.appendFixed(Double(axis.real(frame)) / s.fps, decimals: 6)

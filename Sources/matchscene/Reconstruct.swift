@@ -97,6 +97,12 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "Do not write match.c3d.")
   var noC3d = false
 
+  @Flag(help: "match.c3d labels without the <track>: prefix (clashes between people numbered): for a match of one person.")
+  var c3dPlainNames = false
+
+  @Flag(help: "match.c3d in OpenSim's y-up frame (x, z, -y of a z-up world, as trc/) instead of the calibration's world frame.")
+  var c3dYUp = false
+
   @Option(help: "A zones.toml whose zone entries and exits go into events.json (default: the match folder's zones.toml, if any).")
   var zones: String?
 
@@ -164,6 +170,7 @@ struct Reconstruct: ParsableCommand {
     output.force = force
     output.markerNames = markerNames
     output.c3d = !noC3d
+    output.c3dLayout = C3DLayout(plainNames: c3dPlainNames, yUp: c3dYUp)
     output.tracksLayout = tracksLayout
     output.inputs = input.inputURLs + [options.zones].compactMap { $0 }
 

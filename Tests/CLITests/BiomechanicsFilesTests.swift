@@ -64,6 +64,6 @@ final class BiomechanicsFilesTests: XCTestCase {
     XCTAssertEqual(Array(trc.markers.prefix(4)), ["Hip", "RHip", "RKnee", "RAnkle"])
     let (frame, position) = try XCTUnwrap(trc.frames.sorted { $0.key < $1.key }.first.flatMap { f in f.value["LWrist"].map { (f.key, $0) } })
     let wrist = try XCTUnwrap(byKey["\(frame) P1 left_wrist"])
-    assertClose(position, SIMD3(wrist.y, wrist.z, wrist.x), absolute: 1e-6)
+    assertClose(position, SIMD3(wrist.x, wrist.z, -wrist.y), absolute: 1e-6)
   }
 }
