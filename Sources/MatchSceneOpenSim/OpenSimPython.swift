@@ -65,8 +65,9 @@ public struct OpenSimPython: Sendable {
     return version
   }
 
-  /// Runs `python` with `arguments`; standard output and error are collected (the output goes through a
-  /// file so that a chatty child never blocks on a full pipe).
+  /// Runs `python` with `arguments` in a private working folder removed afterwards (OpenSim writes its
+  /// `opensim.log` into the working folder, which must not be the user's); standard output and error are
+  /// collected (the output goes through a file so that a chatty child never blocks on a full pipe).
   static func run(_ python: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = python
@@ -77,6 +78,7 @@ public struct OpenSimPython: Sendable {
     let out = dir.appendingPathComponent("stdout"), err = dir.appendingPathComponent("stderr")
     _ = FileManager.default.createFile(atPath: out.path, contents: nil)
     _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+    process.currentDirectoryURL = dir
     let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
     process.standardOutput = outHandle
     process.standardError = errHandle

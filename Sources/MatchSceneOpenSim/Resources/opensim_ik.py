@@ -351,6 +351,7 @@ def per_marker_rms(model, mot, markers):
 def main():
     job = json.load(open(sys.argv[1]))
     osim.Logger.setLevelString("warn")
+    osim.Logger.removeFileSink()  # no opensim.log in the working folder
     for player in job["players"]:
         pid, trc, out_dir = player["id"], player["trc"], player["dir"]
         os.makedirs(out_dir, exist_ok=True)
