@@ -16,7 +16,7 @@ public enum FormJSON {
   }
 
   struct Formula: Encodable {
-    var subScore = "100*exp(-Z^2/(2*scale^2)), Z^2 = sum over phases of w_p*(D_p/spread_p)^2"
+    var subScore = "100/(1+(Z/scale)^2), Z^2 = sum over phases of w_p*(D_p/spread_p)^2"
     var score = "sum over joints of W_j*subScore_j / sum of W_j"
     var scale = FormScore.scale
     var assumedSpread = FormScore.assumedSpread

@@ -68,3 +68,12 @@ extension FormJoint {
     }
   }
 }
+
+extension StrokeCurves {
+  /// The frames `phase` spans in this stroke (at least 1; 1 when the frame rate is unknown).
+  func frames(_ phase: FormPhase) -> Double {
+    guard let fps else { return 1 }
+    let seconds = timeFromContact(sample: phase.samples.upperBound) - timeFromContact(sample: phase.samples.lowerBound)
+    return max(1, seconds * fps)
+  }
+}

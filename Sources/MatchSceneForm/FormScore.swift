@@ -11,17 +11,19 @@
 /// - per joint j and phase p (`FormPhase`), the deviation D = mean over the phase's samples of
 ///   (stroke − reference), degrees (periodic angles wrapped to ±180°);
 /// - its unit σ = max(the reference's stroke-to-stroke spread there (`ReferenceSpread`; `assumedSpread`
-///   when it has too few strokes), the angle's measurement σ averaged over the phase (`AngleUncertainty`),
-///   `minimumSpread`); z = D / σ;
+///   when it has too few strokes), the measurement σ of the reference's phase mean (`AngleUncertainty`'s
+///   per-frame σ, RMS over the phase, over √(frames in the phase); the stroke's when the reference has
+///   none), `minimumSpread`); z = D / σ — the units are the reference's, whatever the stroke judged;
 /// - the joint's deviation Z_j = √(Σ_p w_p z²) with the phase weights w_p (contact 0.4, forward swing
-///   0.3, backswing and follow-through 0.15), and its sub-score s_j = 100 · exp(−Z_j² / (2 · 3²)): 95 at
-///   one spread, 80 at two, 61 at three, 25 at five;
+///   0.3, backswing and follow-through 0.15), and its sub-score s_j = 100 / (1 + (Z_j / 3)²): 90 at
+///   one spread, 69 at two, 50 at three, 26 at five, 8 at ten — falling on through large deviations, so
+///   a larger error always costs more;
 /// - the score is Σ_j W_j s_j / Σ_j W_j with the joint weights W_j of the stroke's kind
 ///   (`FormJoint.weight`), rounded to 0.1.
 /// A comment is made for a joint and phase only where |D| is at least `commentSpreads` σ and at least
 /// `minimumComment` degrees: "elbow 12° more bent at contact than your reference".
 public struct FormScore: Sendable, Codable, Equatable {
-  /// The sub-score's scale, in spreads: Z = `scale` gives 100/√e ≈ 61.
+  /// The sub-score's scale, in spreads: Z = `scale` gives 50.
   public static let scale = 3.0
   /// The spread assumed when the reference has fewer than `ReferenceSpread.minimumStrokes` strokes, degrees.
   public static let assumedSpread = 3.0
@@ -118,7 +120,11 @@ public struct FormScore: Sendable, Codable, Equatable {
       var z2 = 0.0
       for phase in FormPhase.allCases {
         let d = phaseMean(a, r, joint, phase)
-        let measured = stroke.measurementSD?[joint].map { sd in phase.samples.reduce(0) { $0 + sd[$1] } / Double(phase.samples.count) } ?? 0
+        // The ruler is the reference's: the stroke judged does not change the units it is judged in.
+        let ruler = reference.measurementSD == nil ? stroke : reference
+        let measured = ruler.measurementSD?[joint].map { sd in
+          (phase.samples.reduce(0) { $0 + sd[$1] * sd[$1] } / Double(phase.samples.count) / ruler.frames(phase)).squareRoot()
+        } ?? 0
         let sigma = max(spread?.degrees(joint, phase) ?? assumedSpread, measured.isFinite ? measured : 0, minimumSpread)
         let z = d / sigma
         z2 += phase.weight * z * z
@@ -131,7 +137,7 @@ public struct FormScore: Sendable, Codable, Equatable {
       let middle = (largest.phase.samples.lowerBound + largest.phase.samples.upperBound) / 2
       details.append(
         JointDetail(
-          joint: joint, weight: joint.weight(kind), subScore: 100 * exp(-z2 / (2 * scale * scale)), deviation: z2.squareRoot(),
+          joint: joint, weight: joint.weight(kind), subScore: 100 / (1 + z2 / (scale * scale)), deviation: z2.squareRoot(),
           phases: phases, rmsDeviation: (sumSquares / Double(a.count)).squareRoot(), largestPhase: largest.phase,
           largestDeviation: largest.degrees, largestAtSeconds: stroke.timeFromContact(sample: middle)))
     }

@@ -27,10 +27,12 @@ public struct StrokeCurves: Sendable, Codable, Equatable {
   /// One standard deviation of each joint's angle from the keypoints' errors (`AngleUncertainty`),
   /// degrees, same samples (absent in references saved before it existed).
   public var measurementSD: [FormJoint: [Double]]?
+  /// The frame rate the stroke was measured at (absent in references saved before it existed).
+  public var fps: Double?
 
   public init(
     values: [FormJoint: [Double]], speed: [Double], backswingDuration: Double, followThroughDuration: Double,
-    forwardSwingDuration: Double? = nil, measurementSD: [FormJoint: [Double]]? = nil
+    forwardSwingDuration: Double? = nil, measurementSD: [FormJoint: [Double]]? = nil, fps: Double? = nil
   ) {
     self.values = values
     self.speed = speed
@@ -38,6 +40,7 @@ public struct StrokeCurves: Sendable, Codable, Equatable {
     self.followThroughDuration = followThroughDuration
     self.forwardSwingDuration = forwardSwingDuration
     self.measurementSD = measurementSD
+    self.fps = fps
   }
 
   /// The fractional frame of each sample for landmarks `l` (backswing start, forward swing start,
@@ -99,7 +102,7 @@ public struct StrokeCurves: Sendable, Codable, Equatable {
     self.init(
       values: values, speed: speed, backswingDuration: (l[2] - l[0]) / series.fps,
       followThroughDuration: (l[3] - l[2]) / series.fps, forwardSwingDuration: (l[2] - l[1]) / series.fps,
-      measurementSD: sd)
+      measurementSD: sd, fps: series.fps)
   }
 
   /// Seconds from contact of sample `k`.
@@ -147,6 +150,6 @@ public struct StrokeCurves: Sendable, Codable, Equatable {
       values: values, speed: speed, backswingDuration: centre(curves.map(\.backswingDuration)),
       followThroughDuration: centre(curves.map(\.followThroughDuration)),
       forwardSwingDuration: forward.count == curves.count ? centre(forward) : nil,
-      measurementSD: sd.count == FormJoint.allCases.count ? sd : nil)
+      measurementSD: sd.count == FormJoint.allCases.count ? sd : nil, fps: first.fps)
   }
 }

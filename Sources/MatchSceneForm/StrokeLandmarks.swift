@@ -4,17 +4,17 @@ import MatchSceneCore
 /// that two identical strokes sampled at different phases of the camera clock get the same landmarks).
 ///
 /// - `contact`: the player's `hit` event (the ball's change of flight), at its time.
-/// - `forwardSwingStart`: the end of the backswing, where the racket hand (relative to the hip centre,
-///   so footwork does not count) is farthest from where it meets the ball, within the window before
-///   contact; refined by a parabola through the three frames around the farthest.
+/// - `forwardSwingStart` and `followThroughEnd`: the two ends of the swing's arc — the frame before
+///   contact and the frame after it (within the window, at least `minimumFrames` from contact) where the
+///   racket hand, relative to the hip centre so that footwork does not count, is farthest from itself;
+///   each refined by a parabola through the three frames around it. Neither depends on where the hand
+///   is at contact, so a change of technique around contact does not move them.
 /// - `backswingStart`: before that, where the racket hand last moved slower than `restFraction` of the
 ///   backswing's peak speed (interpolated between frames): the hand leaves rest.
-/// - `followThroughEnd`: likewise after contact, where the racket hand is farthest from where it met the
-///   ball (the end of the swing, before it recovers), within the window after contact.
 /// A threshold crossing on the steep flank of the speed profile and position extrema move by a
 /// fraction of a frame under detection noise, where "the slowest frame in a window" jumps along the
 /// flat stretch of a hand at rest (measured on identical simulated strokes with 5 mm keypoint noise:
-/// a slowest-speed criterion for the follow-through end spread 9–26 frames, the farthest point 1–2).
+/// a slowest-speed criterion for the follow-through end spread 9–26 frames, the arc's end 2–3).
 public struct StrokeLandmarks: Sendable, Codable, Equatable {
   public var backswingStart: Double
   public var forwardSwingStart: Double
@@ -45,30 +45,31 @@ public struct StrokeLandmarks: Sendable, Codable, Equatable {
     let ci = Int(contact.rounded())
     let lo = max(first, lower), hi = min(first + n - 1, upper)
     guard lo < ci - minimumFrames, ci + minimumFrames < hi else { return nil }
-    let at = hand[ci - first]
-    guard at.x.isFinite else { return nil }
     func v(_ f: Int) -> Double { speed[f - first] }
 
-    /// The frame in `range` where the hand is farthest from its contact position, refined by a parabola.
-    func farthest(_ range: ClosedRange<Int>) -> Double? {
-      var best = -1, distance = -Double.infinity
-      var d = [Double](repeating: .nan, count: range.count)
-      for f in range {
-        let p = hand[f - first]
-        guard p.x.isFinite else { continue }
-        d[f - range.lowerBound] = length(p - at)
-        if d[f - range.lowerBound] > distance {
-          distance = d[f - range.lowerBound]
-          best = f
+    // The swing's two ends: the frame before contact and the frame after it where the hand is farthest
+    // apart (the ends of the swing's arc), each refined by a parabola with the other held.
+    let before = lo...(ci - minimumFrames), after = (ci + minimumFrames)...hi
+    var bestBefore = -1, bestAfter = -1, distance = -Double.infinity
+    for i in before where hand[i - first].x.isFinite {
+      for j in after where hand[j - first].x.isFinite {
+        let d = length(hand[i - first] - hand[j - first])
+        if d > distance {
+          distance = d
+          bestBefore = i
+          bestAfter = j
         }
       }
-      guard best >= 0 else { return nil }
-      guard best > range.lowerBound, best < range.upperBound else { return Double(best) }
-      let i = best - range.lowerBound
-      return Double(best) + parabolaPeak(d[i - 1], d[i], d[i + 1])
     }
-    guard let forward = farthest(lo...(ci - minimumFrames)) else { return nil }
-    let forwardFrame = Int(forward.rounded())
+    guard bestBefore >= 0 else { return nil }
+    func refine(_ best: Int, _ range: ClosedRange<Int>, from other: Int) -> Double {
+      guard best > range.lowerBound, best < range.upperBound else { return Double(best) }
+      let o = hand[other - first]
+      return Double(best) + parabolaPeak(
+        length(hand[best - 1 - first] - o), length(hand[best - first] - o), length(hand[best + 1 - first] - o))
+    }
+    let forward = refine(bestBefore, before, from: bestAfter)
+    let forwardFrame = bestBefore
 
     // Backswing start: the hand last below `restFraction` of the backswing's peak speed.
     var peak = lo, peakSpeed = -Double.infinity
@@ -85,8 +86,7 @@ public struct StrokeLandmarks: Sendable, Codable, Equatable {
     }
     backswing = min(backswing, forward - Double(minimumFrames))
 
-    // Follow-through end: farthest from the contact position after contact.
-    var followThrough = farthest((ci + minimumFrames)...hi) ?? Double(hi)
+    var followThrough = refine(bestAfter, after, from: bestBefore)
     followThrough = max(followThrough, contact + Double(minimumFrames))
     guard backswing >= Double(first), followThrough <= Double(first + n - 1) else { return nil }
     return StrokeLandmarks(

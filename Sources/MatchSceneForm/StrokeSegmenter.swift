@@ -66,7 +66,7 @@ public struct StrokeSegmenter: Sendable {
       let forward = landmarks.map { Int($0.forwardSwingStart.rounded()) }
       let end = landmarks.map { Int($0.followThroughEnd.rounded()) } ?? min(series.frames.upperBound, c + 1)
       let isServe = hit.rally.map { firstOfRally[$0] == c } ?? false || starts.contains { abs($0 - c) <= 2 }
-      let kind: StrokeKind = isServe ? .serve : Self.side(body, racketSide: series.racketSide)
+      let kind: StrokeKind = isServe ? .serve : Self.side(body, landmarks: landmarks, series: series)
       var angles: [String: [String: Double]] = [:]
       for phase in StrokePhase.allCases {
         let f: Int
@@ -92,11 +92,25 @@ public struct StrokeSegmenter: Sendable {
     return out
   }
 
-  /// Forehand when the racket wrist is on the racket side of the racket shoulder, along the hip line.
-  static func side(_ b: BodyPoints, racketSide: BodySide) -> StrokeKind {
+  /// Forehand when the swing runs from the racket side towards the free side (along the hip line at
+  /// contact, from the forward swing start to the follow-through end: `StrokeLandmarks`), backhand when it
+  /// runs the other way. Without landmarks: forehand when the racket wrist is on the racket side of the
+  /// racket shoulder at contact. The swing's direction does not change when the arm meets the ball
+  /// further forward or back, where the wrist's side at contact can.
+  static func side(_ b: BodyPoints, landmarks: StrokeLandmarks?, series: AngleSeries) -> StrokeKind {
+    let racketSide = series.racketSide
     let right = b.rightHip - b.leftHip
+    let sign: Double = racketSide == .right ? 1 : -1
+    if let l = landmarks {
+      func hand(_ x: Double) -> SIMD3<Double> {
+        let i = min(series.frameCount - 1, max(0, Int(x.rounded()) - series.firstFrame))
+        return series.racketHandFromPelvis[i]
+      }
+      let sweep = dot(hand(l.followThroughEnd) - hand(l.forwardSwingStart), right) * sign
+      if sweep.isFinite, sweep != 0 { return sweep < 0 ? .forehand : .backhand }
+    }
     let shoulder = racketSide == .right ? b.rightShoulder : b.leftShoulder
-    let lateral = dot(b.wrist(racketSide) - shoulder, right) * (racketSide == .right ? 1 : -1)
+    let lateral = dot(b.wrist(racketSide) - shoulder, right) * sign
     return lateral > 0 ? .forehand : .backhand
   }
 }

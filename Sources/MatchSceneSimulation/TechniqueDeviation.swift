@@ -26,7 +26,7 @@ public struct StrokeDeviation: Sendable, Equatable, Codable {
   /// Seconds either side of contact over which the change fades in and out.
   public var halfWidth: Double
 
-  public init(stroke: Int, joint: RacketArmJoint, degrees: Double, halfWidth: Double = 0.12) {
+  public init(stroke: Int, joint: RacketArmJoint, degrees: Double, halfWidth: Double = 0.08) {
     self.stroke = stroke
     self.joint = joint
     self.degrees = degrees
