@@ -34,7 +34,7 @@ public enum FormPage {
       <p>Strokes are registered at four landmarks (backswing start, forward swing start, contact, follow-through
       end; Ramsay &amp; Silverman's landmark registration). Per joint and phase the mean deviation from the reference
       is measured in the reference's own stroke-to-stroke spread (at least the angle's measurement σ); a joint's
-      sub-score is 100/(1 + (Z/3)²) of its phase-weighted deviation Z (contact 0.4, forward swing 0.3, backswing and
+      sub-score is 100/(1 + (Z/4)²) of its phase-weighted deviation Z (contact 0.4, forward swing 0.3, backswing and
       follow-through 0.15), the score the mean of the sub-scores weighted by the joint's role (racket arm 3, trunk
       rotation 2, trunk lean 1.5, racket-side leg 1, free leg 0.5). Comments only where a deviation is at least
       3.5 spreads and 5°. Every figure is also in form.json. Red: the stroke; dashed grey: the reference; blue:

@@ -15,16 +15,16 @@
 ///   per-frame σ, RMS over the phase, over √(frames in the phase); the stroke's when the reference has
 ///   none), `minimumSpread`); z = D / σ — the units are the reference's, whatever the stroke judged;
 /// - the joint's deviation Z_j = √(Σ_p w_p z²) with the phase weights w_p (contact 0.4, forward swing
-///   0.3, backswing and follow-through 0.15), and its sub-score s_j = 100 / (1 + (Z_j / 3)²): 90 at
-///   one spread, 69 at two, 50 at three, 26 at five, 8 at ten — falling on through large deviations, so
-///   a larger error always costs more;
+///   0.3, backswing and follow-through 0.15), and its sub-score s_j = 100 / (1 + (Z_j / 4)²): 94 at
+///   one spread, 80 at two, 50 at four, 14 at ten — falling on through large deviations, so a larger
+///   error always costs more, and gently near one spread, so noise in a joint hardly moves it;
 /// - the score is Σ_j W_j s_j / Σ_j W_j with the joint weights W_j of the stroke's kind
 ///   (`FormJoint.weight`), rounded to 0.1.
 /// A comment is made for a joint and phase only where |D| is at least `commentSpreads` σ and at least
 /// `minimumComment` degrees: "elbow 12° more bent at contact than your reference".
 public struct FormScore: Sendable, Codable, Equatable {
   /// The sub-score's scale, in spreads: Z = `scale` gives 50.
-  public static let scale = 3.0
+  public static let scale = 4.0
   /// The spread assumed when the reference has fewer than `ReferenceSpread.minimumStrokes` strokes, degrees.
   public static let assumedSpread = 3.0
   /// No spread is smaller, degrees.

@@ -14,8 +14,9 @@ import MatchSceneCore
 public struct StrokeSegmenter: Sendable {
   /// Largest backswing and follow-through, seconds.
   public var window: Double = 0.6
-  /// Shortest backswing and follow-through, seconds.
-  public var minimumPhase: Double = 0.08
+  /// Shortest forward swing and follow-through, seconds: the swing's arc ends are looked for at least this
+  /// far from contact, so what the arm does around contact cannot move them.
+  public var minimumPhase: Double = 0.1
   /// Shortest time between two strokes of one player, seconds.
   public var minimumInterval: Double = 0.25
 
