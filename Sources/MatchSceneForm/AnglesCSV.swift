@@ -4,7 +4,8 @@ import MatchSceneIO
 
 /// `angles.csv`: one row per frame and player, one column per angle (degrees) and its standard
 /// deviation (`<angle>_sd`, degrees), then the measures (`racket_hand_speed` m/s, `stance_width` m,
-/// `com_x`, `com_y`, `com_z` m, venue frame). Empty cells where a keypoint is missing. Rows in frame
+/// `com_x`, `com_y`, `com_z` m, venue frame). A missing keypoint empties only the cells that use it; a
+/// frame with no value at all has no row. Rows in frame
 /// order, players in track order within a frame.
 public enum AnglesCSV {
   public static var header: String {
@@ -29,7 +30,7 @@ public enum AnglesCSV {
     let angleCount = FormAngle.allCases.count, measureCount = FormMeasure.allCases.count
     let labels = series.map { "," + CSVField.escape($0.track) + "," + $0.racketSide.rawValue }
     for frame in first...last {
-      for (k, s) in series.enumerated() where s.hasBody(frame: frame) {
+      for (k, s) in series.enumerated() where s.hasAnyValue(frame: frame) {
         let i = frame - s.firstFrame, n = s.frameCount
         let real = axis.real(frame)
         out.append(real)

@@ -41,7 +41,14 @@ public struct FormResult: Sendable {
     let placed = axis.isIdentity ? strokes : strokes.map { s in
       var s = s
       s.contactTime = axis.realTime(s.contactTime, frame: s.contactFrame, fps: motion.fps)
+      let shift = Double(axis.real(s.contactFrame) - s.contactFrame)
+      s.landmarks = s.landmarks.map {
+        StrokeLandmarks(
+          backswingStart: $0.backswingStart + shift, forwardSwingStart: $0.forwardSwingStart + shift,
+          contact: $0.contact + shift, followThroughEnd: $0.followThroughEnd + shift)
+      }
       s.backswingStartFrame = axis.real(s.backswingStartFrame)
+      s.forwardSwingStartFrame = s.forwardSwingStartFrame.map(axis.real)
       s.contactFrame = axis.real(s.contactFrame)
       s.followThroughEndFrame = axis.real(s.followThroughEndFrame)
       return s
