@@ -174,8 +174,8 @@ class Take:
 def takes_animations(takes, export_fbx_bin):
     """A replacement for the FBX exporter's `fbx_animations` (Blender 3.4–4.x) that bakes one stack per
     take, `(name, first, last, from_zero)` in Blender frames, with every object in it, instead of one stack
-    per object and action: a take per clip as in the GLB. Keys are simplified as the exporter does
-    (`bake_anim_simplify_factor`), so objects that do not move get none."""
+    per object and action: a take per clip as in the GLB. Keys are then simplified (`linear_simplify`), so
+    objects that do not move get none."""
 
     def fbx_animations(scene_data):
         animations, animated = [], set()
@@ -205,18 +205,68 @@ def takes_animations(takes, export_fbx_bin):
     return fbx_animations
 
 
-def export_fbx(path, simplify=0.01):
+def linear_keys(frames, values, tolerance):
+    """Indices of the samples to key so that linear interpolation between the keys reproduces every sample
+    within `tolerance`: one pass, each segment extended while its slope stays inside the cone every skipped
+    sample allows (the sliding-window bound of piecewise-linear approximation; O(n)). First and last kept."""
+    keep = [0]
+    anchor, low, high = 0, -math.inf, math.inf
+    i = 1
+    while i < len(values):
+        dt = frames[i] - frames[anchor]
+        dv = values[i] - values[anchor]
+        if low * dt <= dv <= high * dt:  # sample i may end the segment: it now bounds later ends too
+            low = max(low, (dv - tolerance) / dt)
+            high = min(high, (dv + tolerance) / dt)
+            i += 1
+        else:  # end the segment at i − 1 and start the next one there
+            anchor, low, high = i - 1, -math.inf, math.inf
+            keep.append(anchor)
+    if keep[-1] != len(values) - 1:
+        keep.append(len(values) - 1)
+    return keep
+
+
+def linear_simplify(tolerances, original):
+    """A replacement for the FBX exporter's `AnimationCurveNodeWrapper.simplify` keying each curve only where
+    linear interpolation needs it (`linear_keys`) within `tolerances[group]` (T metres, R degrees, S); a
+    curve constant over the take keeps no key when it equals the object's value as written, two otherwise.
+    Other groups are left to `original`."""
+
+    def simplify(self, fac, step, force_keep=False):
+        keys = self._keys
+        tolerance = tolerances.get(self.fbx_gname[0])
+        if not keys or tolerance is None:
+            return original(self, fac, step, force_keep)
+        frames = [k[0] for k in keys]
+        for idx in range(len(keys[0][1])):
+            values = [k[1][idx] for k in keys]
+            for k in keys:
+                k[2][idx] = False
+            if max(values) - min(values) <= tolerance:
+                if abs(values[0] - self.default_values[idx]) > tolerance:
+                    keys[0][2][idx] = keys[-1][2][idx] = True
+                continue
+            for i in linear_keys(frames, values, tolerance):
+                keys[i][2][idx] = True
+
+    return simplify
+
+
+def export_fbx(path, tolerances=None):
     """Writes the open scene as binary FBX 7.4 with Blender's exporter: 1 unit = 1 m (unit scale 1,
     `apply_scale_options` FBX_SCALE_UNITS), Y up as Unity and Maya expect, armatures, cameras and lights,
     and one take per animation of the GLB (`match` over the scene's frame range, then each clip from time
-    0, as in the GLB). Keys are sampled at every frame and kept where a value moves by more than
-    `simplify` × 0.1 % of its size (the exporter's simplification: under 0.2 mm and 0.004° here), so
-    static objects (cameras, venue, light) carry no keys. The root object keeps fps, firstFrame and
+    0, as in the GLB). Keys are sampled at every frame and kept where linear interpolation needs them to
+    stay within `tolerances` (default: 0.4 mm per axis for translations, 0.1° for rotations, 0.001 for
+    scales), so static objects (cameras, venue, light) carry no keys and the file stays near the GLB's size. The root object keeps fps, firstFrame and
     lastFrame as custom properties for `import_matchscene_fbx`.
 
     FBX keeps a camera's focal length and film size but not Blender's sensor fit, and Blender reads it
     back with fit AUTO (the wider side): so each camera is first given a horizontal fit with a film of
     its image's aspect ratio and the same horizontal angle, which reads back the same in every tool."""
+    if tolerances is None:
+        tolerances = {"T": 0.0004, "R": 0.1, "S": 0.001}
     scene = bpy.context.scene
     for obj in scene.objects:
         if obj.type != "CAMERA":
@@ -233,19 +283,20 @@ def export_fbx(path, simplify=0.01):
     takes = [("match", scene.frame_start, scene.frame_end, False)]
     for name, a, b in json.loads(scene.get("matchsceneClips", "[]")):
         takes.append((name, a - first, b - first, True))
-    from io_scene_fbx import export_fbx_bin
+    from io_scene_fbx import export_fbx_bin, fbx_utils
 
-    original = export_fbx_bin.fbx_animations
+    original = export_fbx_bin.fbx_animations, fbx_utils.AnimationCurveNodeWrapper.simplify
     export_fbx_bin.fbx_animations = takes_animations(takes, export_fbx_bin)
+    fbx_utils.AnimationCurveNodeWrapper.simplify = linear_simplify(tolerances, original[1])
     try:
         bpy.ops.export_scene.fbx(
             filepath=path, apply_scale_options="FBX_SCALE_UNITS", axis_forward="-Z", axis_up="Y",
             object_types={"ARMATURE", "CAMERA", "EMPTY", "LIGHT", "MESH"}, add_leaf_bones=False,
             use_custom_props=True, bake_anim=True, bake_anim_use_all_bones=False,
             bake_anim_use_all_actions=False, bake_anim_use_nla_strips=False,
-            bake_anim_force_startend_keying=True, bake_anim_simplify_factor=simplify)
+            bake_anim_force_startend_keying=True, bake_anim_simplify_factor=1.0)
     finally:
-        export_fbx_bin.fbx_animations = original
+        export_fbx_bin.fbx_animations, fbx_utils.AnimationCurveNodeWrapper.simplify = original
 
 
 def main(argv):
