@@ -10,11 +10,11 @@ struct SceneAssembly {
     case point(track: String, joint: String)
     /// Translation at `from`, rotation turning +y towards `to`, scale (1, |to − from|, 1).
     case limb(track: String, from: String, to: String)
-    /// Scale 1 while the track is on stage, 0 (hidden) before it appears, after it leaves and across
+    /// Scale 1 while the track is on stage, `MatchSceneGLTF.hiddenScale` before it appears, after it leaves and across
     /// gaps longer than `SceneOptions.hideGapsLongerThan` — so nobody stands frozen where last seen.
     case visibility(track: String)
     /// Translation follows one joint of one track `delay` frames late; scale `size` at frames whose
-    /// delayed frame has data, 0 (hidden) elsewhere (`SceneOptions.ballTrail`).
+    /// delayed frame has data, `MatchSceneGLTF.hiddenScale` elsewhere (`SceneOptions.ballTrail`).
     case trail(track: String, joint: String, delay: Int, size: Float)
   }
 
