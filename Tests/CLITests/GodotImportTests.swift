@@ -18,15 +18,15 @@ final class GodotImportTests: XCTestCase {
     var unexplainedErrors: [String] { errors.filter { !$0.contains("free_static") } }
   }
 
-  private func godot(_ project: URL, _ arguments: [String]) throws -> String {
+  private func godot(_ project: URL, _ arguments: [String], seconds: Int = 900, checkStatus: Bool = true) throws -> String {
     let xvfb = try programOnPath("xvfb-run", hint: "apt-get install xvfb xauth")
     let godot = try programOnPath("godot3", hint: "apt-get install godot3")
     // LANG names a locale Godot knows (it reports 'C' as an error); the dummy audio driver keeps ALSA's
     // missing sound card out of the log.
     let run = try runProgram(
       URL(fileURLWithPath: "/usr/bin/env"),
-      ["LANG=en_US.UTF-8", "timeout", "900", xvfb, "-a", godot, "--audio-driver", "Dummy", "--path", project.path] + arguments)
-    XCTAssertEqual(run.status, 0, "godot3 \(arguments): \(run.stderr.suffix(2000))")
+      ["LANG=en_US.UTF-8", "timeout", "\(seconds)", xvfb, "-a", godot, "--audio-driver", "Dummy", "--path", project.path] + arguments)
+    if checkStatus { XCTAssertEqual(run.status, 0, "godot3 \(arguments): \(run.stderr.suffix(2000))") }
     return run.stdout + run.stderr
   }
 
@@ -52,7 +52,13 @@ final class GodotImportTests: XCTestCase {
       animation/optimizer/enabled=false
 
       """.write(to: folder.appendingPathComponent("scene.glb.import"), atomically: true, encoding: .utf8)
-    return Project(folder: folder, log: try godot(folder, ["-e", "--quit"]))
+    // Workaround: after importing this scene the 3.2.3 editor did not quit (`--quit`; still busy 8 min
+    // later, cause unknown; an empty project quits at once), so it is stopped after 120 s and the import
+    // counts as done when its imported scene (`.import/scene.glb-<md5>.scn`) exists. Remove when it quits.
+    let log = try godot(folder, ["-e", "--quit"], seconds: 120, checkStatus: false)
+    let imported = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(".import").path)) ?? []
+    XCTAssertTrue(imported.contains { $0.hasPrefix("scene.glb-") && $0.hasSuffix(".scn") }, "Godot imported nothing:\n\(log.suffix(2000))")
+    return Project(folder: folder, log: log)
   }
 
   func testSimulatedMatchImportsWithoutErrorsAndItsWristFollowsTracksCSV() throws {
@@ -66,8 +72,6 @@ final class GodotImportTests: XCTestCase {
     XCTAssertEqual(reconstruct.status, 0, reconstruct.stderr)
 
     let project = try imported(out.appendingPathComponent("scene.glb"), in: dir)
-    XCTAssertTrue(
-      FileManager.default.fileExists(atPath: project.folder.appendingPathComponent(".import").path), "Godot imported nothing")
     print("Godot import: \(project.errors.count) ERROR lines, \(project.unexplainedErrors.count) other than free_static")
     XCTAssertFalse(project.log.contains("Basis must be normalized"), "a hidden key Godot cannot take apart")
     XCTAssertEqual(
