@@ -20,7 +20,7 @@ runtime_packages=(pkg-config libeigen3-dev libassimp-dev)
 # slurm-wlm, munge: the batch test starts a private single-node Slurm cluster (as root).
 # The Blender tests open the scenes in Debian's Blender 3.4 (its glTF importer needs python3-numpy).
 # ffmpeg: the video overlay (and the tests decode screenshots with it).
-test_packages=(chromium libjs-three sqlite3 python3 python3-venv slurm-wlm munge blender python3-numpy ffmpeg)
+test_packages=(chromium libjs-three sqlite3 python3 python3-venv slurm-wlm munge blender python3-numpy ffmpeg godot3 xvfb xauth)
 python_tools=(c3d==0.6.0 ezc3d==1.7.2)
 
 install_missing() {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MatchSceneAnalysis
+import MatchSceneAssimp
 import MatchSceneCore
 import MatchSceneExport
 import MatchSceneIO
@@ -176,6 +177,16 @@ struct Reconstruct: ParsableCommand {
 
     // A bad -o is reported now, not after the whole reconstruction.
     try MatchResult.checkOutput(URL(fileURLWithPath: self.output), options: output)
+    // What --format fbx needs (Blender, NumPy in its Python) is checked now, not after the reconstruction:
+    // without it every other output is still written, then the run fails saying what to install.
+    var fbxMissing: InputError?
+    if output.sceneFormats.contains(.fbx) {
+      fbxMissing = BlenderFBX.missingRequirement(for: URL(fileURLWithPath: self.output).appendingPathComponent(SceneFormat.fbx.fileName))
+      if let fbxMissing {
+        Console.error("warning: \(fbxMissing)\nwarning: scene.fbx will not be written; every other output will be.")
+        output.sceneFormats.removeAll { $0 == .fbx }
+      }
+    }
     let progress = ProgressReporter("reconstruct", total: 1)
     // Warnings as they are found: they often say why a run then fails.
     let pipeline = MatchPipeline(options: options) { Console.error("\($0)") }
@@ -191,6 +202,7 @@ struct Reconstruct: ParsableCommand {
     for (url, seconds) in written {
       print("wrote \(url.path)\(seconds.map { " " + SceneExport.sizeAndTime(of: url, seconds: $0) } ?? "")")
     }
+    if let fbxMissing { throw fbxMissing }
   }
 
   /// What the run did, in a few lines: frames, people, the ball, events, and where the time went.

@@ -39,7 +39,9 @@ scene.frame_set(scene.frame_start)
 with open(calibration, "rb") as f:
     cams = tomllib.load(f)
 flip = Matrix(((1, 0, 0), (0, -1, 0), (0, 0, -1)))
-result = {"unitScale": scene.unit_settings.scale_length, "fps": scene.render.fps / scene.render.fps_base, "cameras": {}}
+result = {"unitScale": scene.unit_settings.scale_length, "fps": scene.render.fps / scene.render.fps_base, "cameras": {},
+          "resolution": [scene.render.resolution_x, scene.render.resolution_y],
+          "sceneCamera": scene.camera.name if scene.camera else None}
 objects = {o.name: o for o in scene.objects if o.type == "CAMERA"}
 for key, cam in cams.items():
     if "rotation" not in cam:  # [metadata]
@@ -81,6 +83,11 @@ for key, cam in cams.items():
         "angleError": angle,
         "yfov": math.degrees(yfov), "yfovTrue": math.degrees(2 * math.atan(h / (2 * fy))),
         "xfov": math.degrees(xfov), "xfovTrue": math.degrees(2 * math.atan(w / (2 * fx))),
+        "size": [w, h], "sensorFit": data.sensor_fit,
+        # Blender's lens shift (units of the fitted side, y up) against the calibration's principal point
+        # (OpenCV: origin at the centre of the top-left pixel, y down); for a horizontal fit.
+        "shift": [data.shift_x, data.shift_y],
+        "shiftTrue": [(w / 2 - cam["matrix"][0][2] - 0.5) / w, (cam["matrix"][1][2] + 0.5 - h / 2) / w],
     }
 with open(out_json, "w") as f:
     json.dump(result, f, indent=1)
