@@ -53,9 +53,9 @@ final class GodotImportTests: XCTestCase {
 
       """.write(to: folder.appendingPathComponent("scene.glb.import"), atomically: true, encoding: .utf8)
     // Workaround: after importing this scene the 3.2.3 editor did not quit (`--quit`; still busy 8 min
-    // later, cause unknown; an empty project quits at once), so it is stopped after 120 s and the import
+    // later, cause unknown; an empty project quits at once), so it is stopped after 60 s and the import
     // counts as done when its imported scene (`.import/scene.glb-<md5>.scn`) exists. Remove when it quits.
-    let log = try godot(folder, ["-e", "--quit"], seconds: 120, checkStatus: false)
+    let log = try godot(folder, ["-e", "--quit"], seconds: 60, checkStatus: false)
     let imported = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(".import").path)) ?? []
     XCTAssertTrue(imported.contains { $0.hasPrefix("scene.glb-") && $0.hasSuffix(".scn") }, "Godot imported nothing:\n\(log.suffix(2000))")
     return Project(folder: folder, log: log)
