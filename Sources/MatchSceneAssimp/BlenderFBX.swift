@@ -58,20 +58,11 @@ public enum BlenderFBX {
     }
   }
 
-  /// Runs `program` with `arguments`, standard input closed; returns its exit status (−1 when it could
-  /// not start) and its output and error output together.
+  /// Runs `program` with `arguments` (`ChildProcess`); returns its exit status (−1 when it could not
+  /// start) and its output and error output together.
   private static func run(_ program: String, _ arguments: [String]) -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    let log = Pipe()
-    process.standardOutput = log
-    process.standardError = log
-    process.standardInput = FileHandle.nullDevice
-    do { try process.run() } catch { return (-1, "\(program): \(error.localizedDescription)") }
-    let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, output)
+    let result = ChildProcess.run(URL(fileURLWithPath: program), arguments)
+    return (result.status, result.stdout + result.stderr)
   }
 
   /// The Blender script that imports a GLB and writes the FBX, shipped with the package as a resource

@@ -1,5 +1,7 @@
+import MatchSceneCore
+
 /// How much a reference's own strokes differ from stroke to stroke: per joint and `FormPhase`, the
-/// robust standard deviation (`FormStatistics.robustSD`) over the strokes of their phase-mean deviation
+/// robust standard deviation (`robustStandardDeviation`, Core) over the strokes of their phase-mean deviation
 /// from the reference's centre curve, degrees. It holds the player's natural variation and the
 /// measurement's noise together, so a deviation in these units says how unusual a stroke is for them.
 public struct ReferenceSpread: Sendable, Codable, Equatable {
@@ -23,7 +25,7 @@ public struct ReferenceSpread: Sendable, Codable, Equatable {
     for joint in FormJoint.allCases {
       guard let r = centre.values[joint] else { continue }
       degrees[joint] = FormPhase.allCases.map { phase in
-        FormStatistics.robustSD(curves.compactMap { c in c.values[joint].map { FormScore.phaseMean($0, r, joint, phase) } })
+        robustStandardDeviation(curves.compactMap { c in c.values[joint].map { FormScore.phaseMean($0, r, joint, phase) } })
       }
     }
     self.init(degrees: degrees, strokes: curves.count)

@@ -123,7 +123,7 @@ public struct StrokeCurves: Sendable, Codable, Equatable {
   /// The sample-by-sample median of several strokes' curves (a centre one odd stroke cannot pull):
   /// durations and measurement σ are medians too.
   public static func median(_ curves: [StrokeCurves]) -> StrokeCurves? {
-    combine(curves, FormStatistics.median)
+    combine(curves, MatchSceneCore.median)
   }
 
   static func combine(_ curves: [StrokeCurves], _ centre: ([Double]) -> Double) -> StrokeCurves? {

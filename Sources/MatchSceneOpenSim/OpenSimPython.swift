@@ -65,31 +65,11 @@ public struct OpenSimPython: Sendable {
     return version
   }
 
-  /// Runs `python` with `arguments` in a private working folder removed afterwards (OpenSim writes its
-  /// `opensim.log` into the working folder, which must not be the user's); standard output and error are
-  /// collected (the output goes through a file so that a chatty child never blocks on a full pipe).
+  /// Runs `python` with `arguments` (`ChildProcess`: in a private working folder, where OpenSim writes its
+  /// `opensim.log`, never the user's).
   static func run(_ python: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = python
-    process.arguments = arguments
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("matchscene-opensim-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let out = dir.appendingPathComponent("stdout"), err = dir.appendingPathComponent("stderr")
-    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-    process.currentDirectoryURL = dir
-    let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
-    process.standardOutput = outHandle
-    process.standardError = errHandle
-    try process.run()
-    process.waitUntilExit()
-    try? outHandle.close()
-    try? errHandle.close()
-    return (
-      process.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-      (try? String(contentsOf: err, encoding: .utf8)) ?? ""
-    )
+    let result = ChildProcess.run(python, arguments)
+    return (result.status, result.stdout, result.stderr)
   }
 
   /// Runs the bundled script `opensim_ik.py` on `job` (a JSON file).

@@ -23,7 +23,8 @@ public struct OpenSimOptions: Sendable {
 /// - `<player>/<player>.osim`, `.mot`, `_marker_errors.sto`, `_result.json` (`opensim_ik.py`);
 /// - `truth/<player>/…` the same for `--truth`'s markers (turned by the reconstruction's facing);
 /// - `summary.json` (`OpenSimSummary`).
-/// The folder `opensim/` is replaced as a whole on each run; it is refused when MatchScene did not write it.
+/// The folder `opensim/` is built aside and replaced as a whole on each run (`OutputFolder.replace`); one
+/// MatchScene did not write is refused.
 public enum OpenSimRun {
   /// The folder's name inside the output.
   public static let folderName = "opensim"
@@ -45,13 +46,21 @@ public enum OpenSimRun {
       throw InputError(file: output.url(.tracks).path, options.players == nil ? "no player track" : "none of the players \(options.players!.joined(separator: ", "))")
     }
     let python = try OpenSimPython.find(given: options.python)
-    let destination = folder.appendingPathComponent(folderName)
-    try checkOwned(destination, in: folder)
-    let fm = FileManager.default
-    if fm.fileExists(atPath: destination.path) { try fm.removeItem(at: destination) }
-    try fm.createDirectory(at: destination, withIntermediateDirectories: true)
     try OutputFolder.record([folderName], in: folder)
+    var summary: OpenSimSummary?
+    // Built aside and swapped in whole (`OutputFolder.replace`): a failed run leaves the previous
+    // `opensim/`, and a folder MatchScene did not write is refused before any work.
+    try OutputFolder.replace(folder.appendingPathComponent(folderName), marker: "matchscene opensim") { staging in
+      summary = try run(chosen, motion: motion, output: output, python: python, options: options, into: staging, started: started)
+    }
+    return summary!
+  }
 
+  /// The work of `run(output:options:)`, written into `destination` (the staging folder).
+  static func run(
+    _ chosen: [MotionTrack], motion: MotionModel, output: MatchOutput, python: OpenSimPython, options: OpenSimOptions,
+    into destination: URL, started: Date
+  ) throws -> OpenSimSummary {
     let markers = MarkerSet(skeleton: motion.skeleton, naming: .keypoints)
     var job: [[String: String]] = []
     var frames: [String: OpenSimFrame] = [:]
@@ -76,9 +85,8 @@ public enum OpenSimRun {
     try AtomicFile.write(jobData, to: jobURL)
     try python.runIK(job: jobURL)
 
-    var players: [OpenSimSummary.Player] = []
-    for track in chosen {
-      players.append(readResult(track.id, in: destination.appendingPathComponent(FileName.safe(track.id)), facing: frames[track.id]!.facingDegrees))
+    let players = chosen.map { track in
+      readResult(track.id, in: destination.appendingPathComponent(FileName.safe(track.id)), facing: frames[track.id]!.facingDegrees)
     }
     var truthDifferences: [String: [String: OpenSimSummary.Difference]]?
     if options.truth != nil {
@@ -98,19 +106,6 @@ public enum OpenSimRun {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try AtomicFile.write(try encoder.encode(summary), to: destination.appendingPathComponent("summary.json"))
     return summary
-  }
-
-  /// Refuses `destination` when it exists and `folder`'s marker does not list it as MatchScene's.
-  static func checkOwned(_ destination: URL, in folder: URL) throws {
-    guard FileManager.default.fileExists(atPath: destination.path) else { return }
-    // A marker without a list (an earlier version's) owns the names MatchScene writes.
-    let marker = OutputMarker.read(in: folder)
-    let owned = marker.map { $0.files.map(Set.init) ?? OutputMarker.knownEntries } ?? []
-    guard owned.contains(folderName) else {
-      throw InputError(
-        file: destination.path,
-        "exists and MatchScene did not write it (the folder's marker does not list it): move it away, then run again")
-    }
   }
 
   /// Writes `<dir>/<id>/<id>.trc` in OpenSim's frame; returns the script's job entry.

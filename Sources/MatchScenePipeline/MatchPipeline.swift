@@ -105,10 +105,8 @@ public struct MatchPipeline: Sendable {
     }
     clock.lap("reconstruct")
     let givenCameras = match.cameras
-    var floorFigures: ReconstructionReport.FloorFigures?
-    let (check, refinement) = try calibrate(
-      options: options, resolved: resolved, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics,
-      floorFigures: &floorFigures, clock: &clock, progress: progress)
+    let (check, refinement, floor) = try calibrate(
+      options: options, resolved: resolved, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
     try removeDetectorBias(options: options, resolved: resolved, refined: refinement != nil, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
     // From here the detections serve the all-views error only, which samples every k-th frame of the
     // motion's frames (`range`): the others are let go, and the memory given back, before the analysis.
@@ -164,12 +162,11 @@ public struct MatchPipeline: Sendable {
     if report != nil {
       assert(motion.frames == range, "the all-views error samples the run's frames")
       allViews.add(to: &report!, match: match, motion: motion)
-      report?.worldFrame = floorFigures?.levelled == true ? "levelled-on-floor" : "calibration"
-      report?.floor = floorFigures
-      if floorFigures?.levelled != true, givenCameras != match.cameras {
-        var asGiven = match
-        asGiven.cameras = givenCameras
-        allViews.addGivenCalibration(to: &report!, match: asGiven, motion: motion)
+      report?.floor = floor
+      report?.worldFrame = floor?.levelled == true ? .levelledOnFloor : .calibration
+      // Levelled, the given cameras are in another world: their error would say nothing.
+      if floor?.levelled != true, givenCameras != match.cameras {
+        allViews.addGivenCalibration(to: &report!, match: match, given: givenCameras, motion: motion)
       }
     }
     clock.lap("all-views error")
@@ -199,9 +196,9 @@ public struct MatchPipeline: Sendable {
   /// Horn 1987), and reconstructs again with them.
   func calibrate(
     options: PipelineOptions, resolved: ResolvedOptions, _ match: inout Match, _ reconstructed: inout ReconstructionResult, frames range: ClosedRange<Int>, folder: URL,
-    diagnostics: inout DiagnosticLog, floorFigures: inout ReconstructionReport.FloorFigures?, clock: inout StageClock, progress: Progress?
-  ) throws -> (CalibrationSelfCheckResult?, CalibrationRefinementResult?) {
-    guard options.checkCalibration || options.refineCalibration else { return (nil, nil) }
+    diagnostics: inout DiagnosticLog, clock: inout StageClock, progress: Progress?
+  ) throws -> (CalibrationSelfCheckResult?, CalibrationRefinementResult?, ReconstructionReport.FloorFigures?) {
+    guard options.checkCalibration || options.refineCalibration else { return (nil, nil, nil) }
     let evidence = CalibrationEvidence().sample(match: match, motion: reconstructed.motion)
     let check = CalibrationSelfCheck.check(cameras: match.cameras, points: evidence.points, observations: evidence.observations)
     let correcting = options.refineCalibration || (options.correctDisagreeingCameras && !check.warnings.isEmpty)
@@ -213,7 +210,7 @@ public struct MatchPipeline: Sendable {
       diagnostics.append(Diagnostic(.warning, InputError(
         file: options.calibrationLabel(folder), location: .key(warning.name), warning.message + advice)))
     }
-    guard correcting else { return (check, nil) }
+    guard correcting else { return (check, nil, nil) }
     // The refinement also sees the ball (`CalibrationEvidence.sampleWithBall`); the check, people only.
     let evidenceWithBall = CalibrationEvidence().sampleWithBall(match: match, motion: reconstructed.motion)
     var refine = CalibrationRefinementOptions()
@@ -257,7 +254,7 @@ public struct MatchPipeline: Sendable {
       refine.worldFrameAnchor = flagged.isEmpty ? .points : .cameras
       refinement = try refined(match.cameras, evidenceWithBall, refine, choosingFocal: !options.refineFocal)
     }
-    guard var refinement else { return (check, nil) }
+    guard var refinement else { return (check, nil, nil) }
     let given = match.cameras
     match.cameras = refinement.cameras
     clock.lap("refine calibration")
@@ -267,16 +264,15 @@ public struct MatchPipeline: Sendable {
       progress?("reconstruct again", $0, range.count)
     }
     clock.lap("reconstruct again")
-    if refine.holdWorldFrame, let floor = FloorContact.measureFloor(cameras: match.cameras, anchors: trusted, motion: reconstructed.motion) {
-      let file = options.calibrationLabel(folder)
-      if options.levelOnFloorContacts {
-        diagnostics.append(FloorContact.level(on: floor, given: given, &match, &reconstructed, &refinement, file: file))
-      } else {
-        diagnostics.append(FloorContact.floorNote(floor, file: file))
-      }
-      floorFigures = .init(floor, levelled: options.levelOnFloorContacts)
+    guard refine.holdWorldFrame, let floor = FloorContact.measureFloor(cameras: match.cameras, anchors: trusted, motion: reconstructed.motion)
+    else { return (check, refinement, nil) }
+    let file = options.calibrationLabel(folder)
+    if options.levelOnFloorContacts {
+      diagnostics.append(FloorContact.level(on: floor, given: given, &match, &reconstructed, &refinement, file: file))
+    } else {
+      diagnostics.append(FloorContact.floorNote(floor, file: file))
     }
-    return (check, refinement)
+    return (check, refinement, .init(floor, levelled: options.levelOnFloorContacts))
   }
 
   /// With `removeDetectorBias`: estimates each camera's systematic offset per joint from the

@@ -73,9 +73,15 @@ public struct ReconstructionReport: Sendable, Codable {
   /// Per camera: how its calibration agrees with the others (residuals of every detection of the
   /// reconstructed people, used or not), and the correction `--refine-calibration` made.
   public var calibration: [CameraCalibrationFigures]? = nil
-  /// The world frame of every coordinate written: `calibration` (the world of the calibration given, the
-  /// default) or `levelled-on-floor` (`reconstruct --level-on-floor`).
-  public var worldFrame: String? = nil
+  /// The world frame of every coordinate written.
+  public var worldFrame: WorldFrame? = nil
+
+  public enum WorldFrame: String, Sendable, Codable {
+    /// The world of the calibration given (the default).
+    case calibration
+    /// That world levelled on where standing people's feet rest (`reconstruct --level-on-floor`).
+    case levelledOnFloor = "levelled-on-floor"
+  }
   /// Where standing people's feet rest, against the world's z = 0, when measured (after a refinement of
   /// every camera).
   public var floor: FloorFigures? = nil

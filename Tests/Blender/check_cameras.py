@@ -9,11 +9,16 @@
 # Rodrigues vector `rotation`; Blender cameras look down local −z with +y up, OpenCV's down +z, y down.
 import json
 import math
+import os
 import sys
 import tomllib
 
 import bpy
 from mathutils import Matrix, Vector
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from matchscene_check import example_namespace  # noqa: E402
 
 args = sys.argv[sys.argv.index("--") + 1:]
 scene_file, calibration, out_json = args[:3]
@@ -22,8 +27,7 @@ via_fbx = args[4] if len(args) > 4 else None
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 if scene_file.endswith(".glb"):
-    namespace = {"__name__": "matchscene_example"}
-    exec(compile(open(example).read(), example, "exec"), namespace)
+    namespace = example_namespace(example)
     namespace["import_matchscene"](scene_file)
     if via_fbx:
         namespace["export_fbx"](via_fbx)

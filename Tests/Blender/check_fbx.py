@@ -4,27 +4,25 @@
 # objects carry keys, and at three frames a right wrist and the ball against tracks.csv (read here on its
 # own, csv module) under the GLB's frame mapping (Blender frame k = match frame firstFrame + k).
 #   ARGS: example_script scene.fbx tracks.csv out.json
-import csv
 import json
 import math
+import os
 import sys
 
 import bpy
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from matchscene_check import example_namespace, read_tracks  # noqa: E402
+
 args = sys.argv[sys.argv.index("--") + 1:]
 example, fbx, tracks_csv, out_json = args[:4]
 
-bpy.ops.wm.read_factory_settings(use_empty=True)
-namespace = {"__name__": "matchscene_example"}
-exec(compile(open(example).read(), example, "exec"), namespace)
-extras = namespace["import_matchscene"](fbx)
+extras = example_namespace(example)["import_matchscene"](fbx)
 scene = bpy.context.scene
 first = int(extras["firstFrame"])
 
-rows = {}
-with open(tracks_csv, newline="") as f:
-    for r in csv.DictReader(f):
-        rows[(int(r["frame"]), r["track"], r["joint"])] = (float(r["x"]), float(r["y"]), float(r["z"]))
+rows = read_tracks(tracks_csv)
 
 errors = {"wrist": [], "ball": []}
 armatures = [o for o in scene.objects if o.type == "ARMATURE"]

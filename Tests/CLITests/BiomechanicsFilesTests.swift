@@ -36,7 +36,7 @@ final class BiomechanicsFilesTests: XCTestCase {
       """
     struct Read: Decodable { var labels: [String]; var first: Double; var points: [[[Double]]] }
     let read = try JSONDecoder().decode(
-      Read.self, from: Data(try PythonTools.run(script, arguments: [out.appendingPathComponent("match.c3d").path]).utf8))
+      Read.self, from: Data(try PythonEnvironment.readers.run(script, arguments: [out.appendingPathComponent("match.c3d").path]).utf8))
     XCTAssertEqual(Int(read.first), firstFrame)
     XCTAssertTrue(read.labels.contains("P1:LWrist") && read.labels.contains("P2:Neck") && read.labels.contains("ball"), "\(read.labels)")
     var compared = 0

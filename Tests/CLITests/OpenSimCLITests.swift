@@ -9,7 +9,7 @@ final class OpenSimCLITests: XCTestCase {
   /// A bystander whose last marker is missing in a frame: OpenSim's TRC reader takes every row (it refused
   /// such a row with "Expected 53, Received 52" before every line ended with a tab).
   func testTRCWithTheLastMarkerMissingOpensInOpenSim() throws {
-    _ = try OpenSimTools.python()
+    _ = try PythonEnvironment.openSim.python()
     let k = Skeleton.coco17.keypoints
     var points: [TrackPoint] = []
     for f in 0..<4 {
@@ -30,7 +30,7 @@ final class OpenSimCLITests: XCTestCase {
                         "lastMissing": math.isnan(last[0]), "okX": ok[0], "okY": ok[1], "okZ": ok[2]}))
       """
     struct Read: Decodable { var rows: Int; var columns: Int; var lastMissing: Bool; var okX, okY, okZ: Double }
-    let read = try JSONDecoder().decode(Read.self, from: Data(try OpenSimTools.run(script, arguments: [url.path]).utf8))
+    let read = try JSONDecoder().decode(Read.self, from: Data(try PythonEnvironment.openSim.run(script, arguments: [url.path]).utf8))
     XCTAssertEqual(read.rows, 4)
     XCTAssertEqual(read.columns, 17)
     XCTAssertTrue(read.lastMissing)
@@ -41,7 +41,7 @@ final class OpenSimCLITests: XCTestCase {
   /// A simulated match end to end: the sized model fits each player's reconstructed markers within 1.5 cm
   /// RMS, and the knee and elbow angles agree within 1° RMS with the same steps run on the true markers.
   func testOpenSimOnASimulatedMatchAgreesWithTheTruth() throws {
-    let python = try OpenSimTools.python()
+    let python = try PythonEnvironment.openSim.python()
     let folder = try makeTemporaryFolder("opensim-sim")
     let match = folder.appendingPathComponent("match"), out = folder.appendingPathComponent("out")
     let simulate = try runMatchScene(["simulate", "-o", match.path, "--duration", "6", "--seed", "1"])

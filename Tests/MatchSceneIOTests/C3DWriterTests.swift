@@ -72,7 +72,7 @@ final class C3DWriterTests: XCTestCase {
   }
 
   private func readBack(_ url: URL) throws -> Read {
-    let json = try PythonTools.run(readerScript, arguments: [url.path])
+    let json = try PythonEnvironment.readers.run(readerScript, arguments: [url.path])
     return try JSONDecoder().decode(Read.self, from: Data(json.utf8))
   }
 
@@ -233,7 +233,7 @@ final class C3DWriterTests: XCTestCase {
       e = ezc3d.c3d(sys.argv[1])
       print(e["data"]["points"].shape[2])
       """
-    let lines = try PythonTools.run(script, arguments: [url.path]).split(separator: "\n")
+    let lines = try PythonEnvironment.readers.run(script, arguments: [url.path]).split(separator: "\n")
     let first = lines[0].split(separator: " ")
     XCTAssertEqual(first[0], "70000")
     XCTAssertEqual(first[1], "70000")

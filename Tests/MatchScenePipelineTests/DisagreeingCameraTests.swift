@@ -68,7 +68,7 @@ final class DisagreeingCameraTests: XCTestCase {
       XCTAssertLessThan(length(used.center - given.center), 1e-9, given.name)
       XCTAssertLessThan(length((used.camFromWorld.rotation * given.camFromWorld.rotation.transposed).rodriguesVector), 1e-9, given.name)
     }
-    XCTAssertEqual(corrected.report?.worldFrame, "calibration")
+    XCTAssertEqual(corrected.report?.worldFrame, .calibration)
     XCTAssertNotEqual(corrected.report?.floor?.levelled, true)
     for camera in try XCTUnwrap(corrected.report?.cameras) {
       let throughGiven = try XCTUnwrap(camera.givenCalibrationAllViewsReprojectionPx).median
