@@ -28,6 +28,9 @@ via_fbx = args[4] if len(args) > 4 else None
 bpy.ops.wm.read_factory_settings(use_empty=True)
 if scene_file.endswith(".glb"):
     namespace = example_namespace(example)
+    # Blender's default startup scene holds a camera named `Camera`, which sorts before `cam_01`: the
+    # calibrated cameras must still win the scene camera and the render size.
+    bpy.context.scene.collection.objects.link(bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera")))
     namespace["import_matchscene"](scene_file)
     if via_fbx:
         namespace["export_fbx"](via_fbx)

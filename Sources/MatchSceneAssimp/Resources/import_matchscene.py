@@ -76,8 +76,10 @@ def set_camera(obj, calibration):
 
 
 def finish_cameras(scene):
-    """Makes the first camera (by name) the scene camera and renders at its image size."""
-    cameras = sorted((o for o in scene.objects if o.type == "CAMERA"), key=lambda o: o.name)
+    """Makes the first calibrated camera (by name) the scene camera and renders at its image size; a camera
+    already in the scene (Blender's default `Camera`) comes after the scene's own."""
+    cameras = sorted((o for o in scene.objects if o.type == "CAMERA"),
+                     key=lambda o: ("imageWidth" not in o and "aspectRatio" not in o, o.name))
     if not cameras:
         return
     scene.camera = cameras[0]
