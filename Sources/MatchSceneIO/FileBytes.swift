@@ -10,8 +10,9 @@ import MatchSceneCore
 /// A whole file read straight into a byte array (POSIX `open`/`fstat`/`read`), without the `Data` and the
 /// copy `[UInt8](Data)` costs: for the large CSV files (a 10-minute match's `tracks.csv` is ~120 MB).
 enum FileBytes {
-  /// The file's bytes, or nil when it cannot be opened or read.
-  static func read(_ path: String) -> [UInt8]? {
+  /// The file's bytes, or nil when it cannot be opened or read. With `digests`, the file's SHA-256 is
+  /// recorded there when it was read whole at the size it had when opened.
+  static func read(_ path: String, digests: FileDigests? = nil) -> [UInt8]? {
     // O_NONBLOCK: opening a FIFO would otherwise wait for a writer; a regular file ignores it.
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { return nil }
@@ -42,6 +43,8 @@ enum FileBytes {
         guard n > 0 else { break }
         bytes += chunk[0..<n]
       }
+    } else if let digests {
+      bytes.withUnsafeBytes { digests.record(info, bytes: $0) }
     }
     return bytes
   }

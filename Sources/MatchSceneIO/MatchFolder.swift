@@ -29,6 +29,9 @@ public struct MatchFolderOptions: Sendable {
   public var defaultSport = "table-tennis"
   /// Used when neither the options nor `match.toml` name a skeleton.
   public var defaultSkeleton = "coco17"
+  /// Where the detection files' SHA-256 are recorded as they are read, for the input hash to reuse
+  /// (`MatchOutput.hash(folder:digests:)`); nil records nothing.
+  public var digests: FileDigests?
 
   public init(
     calibration: URL? = nil, pose: URL? = nil, ball: URL? = nil, fps: Double? = nil, sport: String? = nil,
@@ -171,7 +174,8 @@ public enum MatchFolder {
     config.frameOffsets = frameOffsets
     diagnostics += names.diagnostics
     let imageSizes = Dictionary(cameras.map { ($0.name, $0.imageSize) }, uniquingKeysWith: { a, _ in a })
-    let (people, poseDiagnostics) = try PoseFolder.readWithDiagnostics(poseSources, skeleton: skeleton, imageSizes: imageSizes)
+    let (people, poseDiagnostics) = try PoseFolder.readWithDiagnostics(
+      poseSources, skeleton: skeleton, imageSizes: imageSizes, digests: options.digests)
     diagnostics += poseDiagnostics
     if let misfit = SkeletonFit.diagnostic(chosen: skeleton, people: people, file: poseURL.path) { diagnostics.append(misfit) }
     let balls = Dictionary(

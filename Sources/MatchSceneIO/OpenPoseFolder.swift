@@ -61,8 +61,10 @@ public enum OpenPoseFolder {
   ///
   /// Two files of one frame that both hold people remain an error, and so does a frame number
   /// beyond ±`FrameNumber.limit`.
+  ///
+  /// With `digests`, each file's SHA-256 is recorded there as it is read (for the input hash).
   public static func readWithDiagnostics(
-    cameraFolders: [(camera: String, folder: URL)], skeleton: Skeleton
+    cameraFolders: [(camera: String, folder: URL)], skeleton: Skeleton, digests: FileDigests? = nil
   ) throws -> (people: [String: [Int: [PersonDetection2D]]], diagnostics: [Diagnostic]) {
     // Paths as strings, not URLs: building 144,000 URLs cost half a second of a 10-minute match.
     struct Job: Sendable {
@@ -92,7 +94,7 @@ public enum OpenPoseFolder {
       }
     }
     let count = skeleton.count
-    let parsed = try ReadThreads.map(jobs) { job in try readFileUnlessBlank(path: job.path, keypointCount: count) }
+    let parsed = try ReadThreads.map(jobs) { job in try readFileUnlessBlank(path: job.path, keypointCount: count, digests: digests) }
     var fileOfFrame: [String: [Int: (name: String, hasPeople: Bool)]] = [:]
     for (job, people) in zip(jobs, parsed) {
       func skip(_ why: String) { diagnostics.append(Diagnostic(.warning, InputError(file: job.path, "\(why); skipped"))) }
@@ -199,15 +201,15 @@ public enum OpenPoseFolder {
   }
 
   /// Like `readFile`, nil for a file holding nothing but white space.
-  static func readFileUnlessBlank(path: String, keypointCount: Int) throws -> [PersonDetection2D]? {
-    try contents(path: path).withUnsafeBufferPointer { bytes in
+  static func readFileUnlessBlank(path: String, keypointCount: Int, digests: FileDigests? = nil) throws -> [PersonDetection2D]? {
+    try contents(path: path, digests: digests).withUnsafeBufferPointer { bytes in
       OpenPoseJSON.isBlank(bytes) ? nil : try parse(bytes, file: path, keypointCount: keypointCount)
     }
   }
 
   /// The file's bytes, read with POSIX calls (`FileBytes`): no `Data` on the hot path.
-  static func contents(path: String) throws -> [UInt8] {
-    guard let bytes = FileBytes.read(path) else {
+  static func contents(path: String, digests: FileDigests? = nil) throws -> [UInt8] {
+    guard let bytes = FileBytes.read(path, digests: digests) else {
       throw InputError(file: path, "cannot read the file (missing or not readable)")
     }
     return bytes

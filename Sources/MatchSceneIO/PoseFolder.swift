@@ -79,12 +79,13 @@ public enum PoseFolder {
   }
 
   /// Like `read`, with the warnings of the OpenPose folders (files skipped, see
-  /// `OpenPoseFolder.readWithDiagnostics`).
+  /// `OpenPoseFolder.readWithDiagnostics`). With `digests`, the OpenPose files' SHA-256 are recorded
+  /// there as they are read.
   public static func readWithDiagnostics(
-    _ sources: [Source], skeleton: Skeleton, imageSizes: [String: ImageSize]
+    _ sources: [Source], skeleton: Skeleton, imageSizes: [String: ImageSize], digests: FileDigests? = nil
   ) throws -> (people: [String: [Int: [PersonDetection2D]]], diagnostics: [Diagnostic]) {
     let folders = sources.filter { $0.format == .openPose }.map { (camera: $0.camera, folder: $0.url) }
-    var (out, diagnostics) = try OpenPoseFolder.readWithDiagnostics(cameraFolders: folders, skeleton: skeleton)
+    var (out, diagnostics) = try OpenPoseFolder.readWithDiagnostics(cameraFolders: folders, skeleton: skeleton, digests: digests)
     let files = sources.filter { $0.format != .openPose }
     for source in files where source.format == .mediaPipe {
       try MediaPipePoseJSON.checkSkeleton(skeleton, file: source.url.path)

@@ -63,11 +63,14 @@ public struct MatchPipeline: Sendable {
     try options.check()
     if let d = try DeviceConfig.read(folder: folder) { return try runOneDevice(folder, device: d.device, fps: d.fps, sport: d.sport) }
     var clock = StageClock()
-    // The input's SHA-256 for the manifest, on another thread while the run works.
-    let inputHash = MatchOutput.PendingHash(folder: folder)
     var input = options.input
     if input.defaultFPSForSport == nil { input.defaultFPSForSport = { try? SportSpec.builtIn($0).defaultFPS } }
+    // The input's SHA-256 for the manifest: the detection files hashed as they are read, the rest on
+    // another thread while the run works.
+    let digests = FileDigests()
+    input.digests = digests
     var loaded = try MatchFolder.load(folder, options: input)
+    let inputHash = MatchOutput.PendingHash(folder: folder, digests: digests)
     var diagnostics = DiagnosticLog(onDiagnostic)
     for d in loaded.diagnostics { diagnostics.append(d) }
     // The settings first (an unknown sport is named before the rig is judged), then the rig.

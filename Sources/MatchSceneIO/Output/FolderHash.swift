@@ -64,8 +64,10 @@ enum FolderHash {
     let inode: UInt64
   }
 
-  /// Feeds `relative`, the length hashed and the bytes hashed of `file`: a `.glb`'s JSON chunk only,
-  /// `report.json` without its run time, any other file whole — in `pieceBytes` pieces.
+  /// Feeds `relative`, the length hashed and the SHA-256 of the bytes hashed of `file`: a `.glb`'s JSON
+  /// chunk only, `report.json` without its run time, any other file whole — read in `pieceBytes` pieces.
+  /// A digest per file (a hash list) lets a reader hash the files it reads, on its own threads
+  /// (`FileDigests`).
   /// - Throws: `InputError` naming the file when it cannot be read or shrinks while it is read.
   static func update(_ digest: inout SHA256, file: String, relative: String) throws {
     var buffer: [UInt8] = []
@@ -73,8 +75,19 @@ enum FolderHash {
   }
 
   /// As `update(_:file:relative:)`, reading through `buffer` (grown to at most `pieceBytes` and kept, so a
-  /// walk over 10⁵ small files allocates it once).
-  static func update(_ digest: inout SHA256, file: String, relative: String, buffer: inout [UInt8]) throws {
+  /// walk over 10⁵ small files allocates it once), and taking a whole file's SHA-256 from `digests` when
+  /// a reader recorded it unchanged (one `stat`, no reading).
+  static func update(
+    _ digest: inout SHA256, file: String, relative: String, buffer: inout [UInt8], digests: FileDigests? = nil
+  ) throws {
+    if let digests, relative != MatchOutput.File.report.rawValue, !relative.hasSuffix(".glb") {
+      var s = stat()
+      if stat(file, &s) == 0, let known = digests.digest(of: s) {
+        digest.update(Array("\(relative)\n\(s.st_size)\n".utf8))
+        digest.update(known)
+        return
+      }
+    }
     let fd = open(file, O_RDONLY)
     guard fd >= 0 else { throw InputError(file: file, "cannot read the file: \(String(cString: strerror(errno)))") }
     defer { close(fd) }
@@ -84,7 +97,7 @@ enum FolderHash {
     if relative == MatchOutput.File.report.rawValue && size <= reportLimit {
       let data = MatchOutput.withoutRunTime(try readAll(fd, size: size, file: file))
       digest.update(Array("\(relative)\n\(data.count)\n".utf8))
-      data.withUnsafeBytes { digest.update($0) }
+      digest.update(data.withUnsafeBytes { SHA256.digest($0) })
       return
     }
     var length = size
@@ -104,15 +117,17 @@ enum FolderHash {
     // Grown to the largest file read so far, up to a piece: a match folder holds ~10⁵ small JSON files,
     // and a fresh zeroed 1 MB buffer for each (mapped and unmapped by malloc) cost more than hashing them.
     if buffer.count < min(pieceBytes, max(length, 1)) { buffer = [UInt8](repeating: 0, count: min(pieceBytes, max(length, 1))) }
+    var content = SHA256()
     var remaining = length
     while remaining > 0 {
       let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, min($0.count, remaining)) }
       guard n > 0 else {
         throw InputError(file: file, "the file shrank or could not be read while it was hashed (\(length - remaining) of \(length) bytes)")
       }
-      buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+      buffer.withUnsafeBytes { content.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
       remaining -= n
     }
+    digest.update(content.finishBytes())
   }
 
   /// Exactly `size` bytes from `fd`'s current offset.

@@ -3,7 +3,7 @@ import MatchSceneCore
 
 extension MatchOutput {
   /// SHA-256 over the files under `folder` that say what it holds, in path order, each as its path, its
-  /// length and its bytes: a match folder's input (`match.json`'s `inputHash`), an output folder's content
+  /// length and the SHA-256 of its bytes (a hash list): a match folder's input (`match.json`'s `inputHash`), an output folder's content
   /// (the session store tells the same output added twice by it). Left out, because they repeat
   /// `tracks.csv`: `trc/`, `match.c3d` and the binary buffer of a `.glb` (its JSON chunk, with the cameras'
   /// calibrated poses and lenses, is hashed); also the `.matchscene-output` and `.matchscene-batch.json`
@@ -17,12 +17,15 @@ extension MatchOutput {
   ///   `.<name>.old-…` folders of a write under way — for hashing a match folder while its output is
   ///   being written inside it.
   /// - Parameter skip: further relative paths to leave out (e.g. a batch's log files).
+  /// - Parameter digests: files' SHA-256 that a reader recorded as it read them (`FileDigests`), taken
+  ///   instead of reading those files again; the value is the same with or without them.
   ///
   /// Symbolic links are followed (a linked folder's files are hashed under the link's path; a link cycle is
   /// walked once); files are read in 1 MB pieces, so memory does not grow with their size; FIFOs, sockets
   /// and devices are left out (reading a FIFO would wait forever).
   public static func hash(
-    folder: URL, excluding: [String] = [], skippingOutputs: Bool = false, skip: (String) -> Bool = { _ in false }
+    folder: URL, excluding: [String] = [], skippingOutputs: Bool = false, skip: (String) -> Bool = { _ in false },
+    digests: FileDigests? = nil
   ) throws -> String {
     let root = folder.standardizedFileURL.path
     let trc = File.trc.rawValue, c3d = File.c3d.rawValue
@@ -41,7 +44,7 @@ extension MatchOutput {
     var digest = SHA256()
     var buffer: [UInt8] = []
     for relative in paths.sorted() {
-      try FolderHash.update(&digest, file: root + "/" + relative, relative: relative, buffer: &buffer)
+      try FolderHash.update(&digest, file: root + "/" + relative, relative: relative, buffer: &buffer, digests: digests)
     }
     return digest.finish()
   }
@@ -57,15 +60,16 @@ extension MatchOutput {
     return digest.finish()
   }
 
-  /// A hash of `folder` computed on another thread from now on (`hash(folder:skippingOutputs:)`), so that
-  /// a run can hash its input, or `sessions add` an output, while it reads the rest.
+  /// A hash of `folder` computed on another thread from now on (`hash(folder:skippingOutputs:digests:)`),
+  /// so that a run can hash its input while it reconstructs, or `sessions add` an output while it reads
+  /// the rest.
   public final class PendingHash: @unchecked Sendable {
     private let done = DispatchGroup()
     private var result: Result<String, any Error>?
 
-    public init(folder: URL, skippingOutputs: Bool = true) {
+    public init(folder: URL, skippingOutputs: Bool = true, digests: FileDigests? = nil) {
       DispatchQueue.global(qos: .utility).async(group: done) { [self] in
-        result = Result { try MatchOutput.hash(folder: folder, skippingOutputs: skippingOutputs) }
+        result = Result { try MatchOutput.hash(folder: folder, skippingOutputs: skippingOutputs, digests: digests) }
       }
     }
 

@@ -38,7 +38,16 @@ public struct SHA256: Sendable {
     pending += bytes[start...]
   }
 
+  /// The digest as 64 lower-case hex digits (`finishBytes`).
   public mutating func finish() -> String {
+    finishBytes().map { byte in
+      let hex = String(byte, radix: 16)
+      return byte < 16 ? "0" + hex : hex
+    }.joined()
+  }
+
+  /// Pads the message (FIPS 180-4, §5.1.1) and returns the 32-byte digest, big-endian words.
+  public mutating func finishBytes() -> [UInt8] {
     let bits = length &* 8
     var tail: [UInt8] = [0x80]
     while (pending.count + tail.count) % 64 != 56 { tail.append(0) }
@@ -46,10 +55,14 @@ public struct SHA256: Sendable {
     let saved = length
     update(tail)
     length = saved
-    return state.map { word in
-      let hex = String(word, radix: 16)
-      return String(repeating: "0", count: 8 - hex.count) + hex
-    }.joined()
+    return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } }
+  }
+
+  /// The 32-byte SHA-256 of `bytes`.
+  public static func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    var sha = SHA256()
+    sha.update(bytes)
+    return sha.finishBytes()
   }
 
   /// Compresses `blocks` whole 64-byte blocks (the CPU's SHA extensions when it has them).
