@@ -239,7 +239,7 @@ let package = Package(
     ),
     .testTarget(
       name: "MatchSceneExportTests",
-      dependencies: ["MatchSceneExport", "MatchSceneAssimp", "MatchSceneReview", "TestSupport"]
+      dependencies: ["MatchSceneExport", "MatchSceneAssimp", "MatchSceneReview", "MatchSceneIO", "TestSupport"]
     ),
     .testTarget(
       name: "MatchScenePipelineTests",

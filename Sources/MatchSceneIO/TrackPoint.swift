@@ -1,3 +1,5 @@
+import MatchSceneCore
+
 /// One estimated 3D point: a row of `tracks.csv`
 /// (`frame,time,track,kind,joint,x,y,z,reproj_px,views`).
 public struct TrackPoint: Sendable, Equatable, Hashable {

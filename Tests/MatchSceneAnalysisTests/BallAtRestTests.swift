@@ -5,6 +5,7 @@ import MatchSceneCore
 import TestSupport
 import XCTest
 @testable import MatchSceneBallPlay
+import MatchSceneIO
 
 /// `ball_at_rest` on a court sport (tennis, no rule engine): a ball track made with physics — struck,
 /// bouncing on the floor (restitution from the sport), rolling out with rolling resistance, lying

@@ -5,6 +5,7 @@ import XCTest
 @testable import MatchSceneMotion
 @testable import MatchSceneBallPlay
 import MatchSceneEvaluation
+import MatchSceneIO
 
 /// Rally boundaries: decided by the rules, robust to a missed hit, started at the toss, and the ball
 /// evaluation against in-play windows.

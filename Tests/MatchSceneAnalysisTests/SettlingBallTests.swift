@@ -5,6 +5,7 @@ import TestSupport
 import XCTest
 @testable import MatchSceneMotion
 @testable import MatchSceneBallPlay
+import MatchSceneIO
 
 /// A ball settling on the table top after the point: hops of a few centimetres, then a roll. Bounces
 /// whose rebound lifts the ball at least 1 cm are events (as the simulator's truth counts them).

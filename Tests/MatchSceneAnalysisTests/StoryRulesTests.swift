@@ -2,6 +2,7 @@ import MatchSceneCore
 import TestSupport
 import XCTest
 @testable import MatchSceneBallPlay
+import MatchSceneIO
 
 /// Who wins a rally and why (`PointJudge`), the score kept from the events (`Scoreboard`), and the
 /// hand-raise claim detector on a synthetic player: claims, and the moves that must not count.

@@ -3,6 +3,7 @@ import MatchSceneCore
 import TestSupport
 import XCTest
 import MatchSceneEvaluation
+import MatchSceneIO
 
 final class TrackEvaluationTests: XCTestCase {
   func testErrorStatistics() {

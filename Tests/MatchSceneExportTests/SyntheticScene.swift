@@ -3,6 +3,7 @@ import MatchSceneAssets
 import MatchSceneCore
 
 @testable import MatchSceneExport
+import MatchSceneIO
 
 /// A small synthetic match with known motion, for export tests.
 enum SyntheticScene {
