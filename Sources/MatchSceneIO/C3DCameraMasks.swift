@@ -1,11 +1,11 @@
 /// Which cameras triangulated each person joint at each frame, as the C3D residual word's camera mask
 /// holds them: bit c set when camera c (the calibration's order) contributed, cameras 0–6 only.
 ///
-/// The C3D point's fourth word keeps one byte for the mask, of which readers take seven bits, one per
-/// camera (C3D.ORG, "The C3D File Format User Guide", 3D point data: "the camera mask … bits 0 to 6";
-/// ezc3d 1.7 reads seven `camera_masks`); the eighth bit is not a camera. A rig of more than seven cameras
-/// keeps only its first seven in the mask: a point that only cameras 8 and beyond saw has mask 0, as a
-/// modelled point (`views.csv` lists every camera).
+/// The C3D point's fourth word keeps its low byte for the mask (C3D.ORG, "The C3D File Format User Guide",
+/// 3D point data), of which readers take seven bits, one per camera (ezc3d 1.7.2 returns seven
+/// `camera_masks`); the eighth bit is no camera. A rig of more than seven cameras keeps only its first seven
+/// in the mask: a point that only cameras 8 and beyond saw has mask 0 beside its residual (`views.csv`
+/// lists every camera).
 public struct C3DCameraMasks: Sendable, Equatable {
   /// Cameras a mask can name (bits 0–6).
   public static let maxCameras = 7
