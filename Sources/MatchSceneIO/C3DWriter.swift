@@ -30,8 +30,11 @@ import MatchSceneCore
 ///   (pixels × mean depth / focal length over the cameras in front of it), 1 mm steps, at least 1 mm; a
 ///   filled sample has residual 0 ("modelled" in the C3D convention); a missing one is invalid (-1).
 ///   The residual is rounded to whole |POINT:SCALE| (1 mm) and kept within 1…127 mm: a reader gets
-///   `C3DWriter.residualMetres(...)`. The camera mask is 0: which cameras saw a point is not kept here
-///   (`views.csv` lists them).
+///   `C3DWriter.residualMetres(...)`.
+/// - camera masks, given `C3DCameraMasks` (the pipeline gives `views.csv`'s): bit c set when camera c
+///   (the calibration's order, named in `MATCHSCENE:CAMERAS`) triangulated the point, cameras 0–6 only
+///   (the byte's eighth bit is no camera); a midpoint marker (`Hip`, `Neck`) has the cameras of either
+///   end; filled samples and the ball have mask 0; without masks every mask is 0.
 public struct C3DLayout: Sendable, Equatable {
   /// Labels without the `<track>:` subject prefix (`SUBJECTS:USES_PREFIXES` 0); clashes between people
   /// are numbered (`C3DLabels.unique`), so use it for a file holding one person.
@@ -97,13 +100,18 @@ public enum C3DWriter {
   ///   - motion: the match, world frame.
   ///   - cameras: for the residuals' pixel-to-metre scale; empty writes residual 1 mm for measured samples.
   ///   - playerNames: descriptions for the subjects (`match.toml`'s `[players]`).
+  ///   - cameraMasks: which cameras triangulated each joint (frames as the model's); nil: masks 0.
   /// - Throws: `InputError` when the model is empty or the rate is not positive and finite.
   public static func render(
     _ motion: MotionModel, naming: MarkerNames = .keypoints, cameras: [Camera] = [],
-    playerNames: [String: String] = [:], layout: C3DLayout = C3DLayout(), file: String = "match.c3d"
+    playerNames: [String: String] = [:], layout: C3DLayout = C3DLayout(), cameraMasks: C3DCameraMasks? = nil,
+    file: String = "match.c3d"
   ) throws -> [UInt8] {
     var whole: [UInt8] = []
-    try render(motion, naming: naming, cameras: cameras, playerNames: playerNames, layout: layout, file: file, pieceBytes: nil) {
+    try render(
+      motion, naming: naming, cameras: cameras, playerNames: playerNames, layout: layout, cameraMasks: cameraMasks, file: file,
+      pieceBytes: nil
+    ) {
       swap(&whole, &$0)
     }
     return whole
@@ -114,7 +122,8 @@ public enum C3DWriter {
   /// A 10-minute match's file (30 MB) is then never held whole while it is written.
   static func render(
     _ motion: MotionModel, naming: MarkerNames, cameras: [Camera], playerNames: [String: String],
-    layout: C3DLayout = C3DLayout(), file: String, pieceBytes: Int?, _ emit: (inout [UInt8]) throws -> Void
+    layout: C3DLayout = C3DLayout(), cameraMasks: C3DCameraMasks? = nil, file: String, pieceBytes: Int?,
+    _ emit: (inout [UInt8]) throws -> Void
   ) throws {
     guard let frames = motion.frames, motion.fps.isFinite, motion.fps > 0 else {
       throw InputError(file: file, "nothing to write: the match has no frames")
@@ -164,6 +173,10 @@ public enum C3DWriter {
     } else {
       params.string(ours, "FRAME", "world", "coordinates: the calibration's world frame, as tracks.csv")
     }
+    if let cameraMasks, !cameraMasks.cameras.isEmpty {
+      let named = cameraMasks.cameras.prefix(C3DCameraMasks.maxCameras).map { C3DLabels.text($0) }
+      params.strings(ours, "CAMERAS", Array(named), "camera of each camera-mask bit, bit 0 first")
+    }
 
     let parameterBlocks = (4 + params.bytes.count + 511) / 512
     let dataStart = 2 + parameterBlocks
@@ -212,7 +225,9 @@ public enum C3DWriter {
         }
         var residual: Float = 0
         if s.state == .measured {
-          residual = residualWord(units: residualUnits(metres: max(0, s.reprojectionPx) * metresPerPixel(s.position)))
+          let mask = track.kind == .ball ? 0 : cameraMasks?.mask(column.marker, of: set, track: track.id, frame: frame) ?? 0
+          residual = residualWord(
+            units: residualUnits(metres: max(0, s.reprojectionPx) * metresPerPixel(s.position)), cameraMask: Int(mask))
         }
         let p = layout.yUp ? TRCWriter.openSimFromWorld(s.position) : s.position
         appendFloats(&out, Float(p.x), Float(p.y), Float(p.z), residual)
@@ -230,11 +245,11 @@ public enum C3DWriter {
   /// 4 MB pieces, the same bytes as `render`.
   public static func write(
     _ motion: MotionModel, naming: MarkerNames = .keypoints, cameras: [Camera] = [],
-    playerNames: [String: String] = [:], layout: C3DLayout = C3DLayout(), to url: URL
+    playerNames: [String: String] = [:], layout: C3DLayout = C3DLayout(), cameraMasks: C3DCameraMasks? = nil, to url: URL
   ) throws {
     try AtomicFile.write(to: url) { write in
       try render(
-        motion, naming: naming, cameras: cameras, playerNames: playerNames, layout: layout, file: url.path,
+        motion, naming: naming, cameras: cameras, playerNames: playerNames, layout: layout, cameraMasks: cameraMasks, file: url.path,
         pieceBytes: writePieceBytes
       ) { piece in try piece.withUnsafeBytes { try write($0) } }
     }

@@ -125,17 +125,19 @@ extension MatchResult {
     if options.c3d, let frames = motion.frames, !motion.tracks.isEmpty {
       // `match.c3d`; for a sparse match one C3D per run of data (C3D is continuous), at its real frames.
       jobs.append(Writer(start: 4) { [self] in
+        // Which cameras triangulated each point (`views.csv`'s rows, real frames as the files').
+        let masks = viewsUsed?.c3dCameraMasks(jointCount: motion.skeleton.keypoints.count)
         guard !motion.axis.isIdentity else {
           try C3DWriter.write(
             motion, naming: options.markerNames, cameras: cameras, playerNames: playerNames, layout: options.c3dLayout,
-            to: MatchOutput.url(.c3d, in: staging))
+            cameraMasks: masks, to: MatchOutput.url(.c3d, in: staging))
           return [(MatchOutput.File.c3d.rawValue, nil)]
         }
         return try motion.axis.runs(in: frames).map { run in
           let name = MatchOutput.c3dRunName(run.real)
           try C3DWriter.write(
             motion.realRun(run.compact), naming: options.markerNames, cameras: cameras, playerNames: playerNames, layout: options.c3dLayout,
-            to: staging.appendingPathComponent(name))
+            cameraMasks: masks, to: staging.appendingPathComponent(name))
           return (name, nil)
         }
       })

@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// `reconstruct --marker-names pose2sim`: match.c3d read by ezc3d and trc/ by our TRC reader hold the
-/// positions tracks.csv holds, under Pose2Sim's names.
+/// positions tracks.csv holds, under Pose2Sim's names; the C3D camera masks are views.csv's cameras.
 final class BiomechanicsFilesTests: XCTestCase {
   func testC3DAndTRCAgreeWithTracksCSV() throws {
     try requireTier(.integration)
@@ -21,7 +21,11 @@ final class BiomechanicsFilesTests: XCTestCase {
     let frames = rows.map(\.frame)
     let firstFrame = try XCTUnwrap(frames.min())
     var byKey: [String: SIMD3<Double>] = [:]
-    for r in rows { byKey["\(r.frame) \(r.track) \(r.joint)"] = r.position }
+    var measured: Set<String> = []
+    for r in rows {
+      byKey["\(r.frame) \(r.track) \(r.joint)"] = r.position
+      if r.reprojectionPx >= 0 { measured.insert("\(r.frame) \(r.track) \(r.joint)") }
+    }
 
     // C3D through ezc3d: labels `P1:LWrist`; C3D frame k is match frame firstFrame + k.
     let script = """
@@ -32,14 +36,22 @@ final class BiomechanicsFilesTests: XCTestCase {
       labels = list(e["parameters"]["POINT"]["LABELS"]["value"])
       first = float(e["parameters"]["MATCHSCENE"]["FIRST_FRAME"]["value"][0])
       pts = np.nan_to_num(e["data"]["points"][:3], nan=1e9)
-      json.dump({"labels": labels, "first": first, "points": pts.transpose(2, 1, 0).tolist()}, sys.stdout)
+      bits = e["data"]["meta_points"]["camera_masks"]
+      masks = sum(bits[i].astype(int) << i for i in range(bits.shape[0])).T.tolist()
+      json.dump({"labels": labels, "first": first, "points": pts.transpose(2, 1, 0).tolist(), "masks": masks}, sys.stdout)
       """
-    struct Read: Decodable { var labels: [String]; var first: Double; var points: [[[Double]]] }
+    struct Read: Decodable { var labels: [String]; var first: Double; var points: [[[Double]]]; var masks: [[Int]] }
     let read = try JSONDecoder().decode(
       Read.self, from: Data(try PythonEnvironment.readers.run(script, arguments: [out.appendingPathComponent("match.c3d").path]).utf8))
     XCTAssertEqual(Int(read.first), firstFrame)
     XCTAssertTrue(read.labels.contains("P1:LWrist") && read.labels.contains("P2:Neck") && read.labels.contains("ball"), "\(read.labels)")
-    var compared = 0
+    // views.csv: `frame,track,joint,mask,cameras`, bit c of mask camera c.
+    var views: [String: Int] = [:]
+    for line in try String(contentsOf: out.appendingPathComponent("views.csv"), encoding: .utf8).split(separator: "\n").dropFirst() {
+      let cells = line.split(separator: ",").map(String.init)
+      views["\(cells[0]) \(cells[1]) \(cells[2])"] = Int(cells[3])
+    }
+    var compared = 0, masksCompared = 0
     for (m, label) in read.labels.enumerated() {
       let (track, marker): (String, String) = label == "ball" ? ("ball", "ball") : {
         let parts = label.split(separator: ":").map(String.init)
@@ -55,9 +67,18 @@ final class BiomechanicsFilesTests: XCTestCase {
         }
         for axis in 0..<3 { XCTAssertEqual(p[axis], truth[axis], accuracy: 1e-5, "\(label) frame \(firstFrame + k)") }
         compared += 1
+        // A measured joint's mask is its views.csv cameras (the rig has fewer than 8); filled: none.
+        let key = "\(firstFrame + k) \(track) \(joint)"
+        if measured.contains(key), let used = views[key] {
+          XCTAssertEqual(read.masks[k][m], used, "\(label) frame \(firstFrame + k): camera mask")
+          masksCompared += 1
+        } else {
+          XCTAssertEqual(read.masks[k][m], 0, "\(label) frame \(firstFrame + k): filled or no views.csv row, mask 0")
+        }
       }
     }
     XCTAssertGreaterThan(compared, 100)
+    XCTAssertGreaterThan(masksCompared, 50)
 
     // TRC: Pose2Sim's names, y-up.
     let trc = try TRCWriter.parse(String(contentsOf: out.appendingPathComponent("trc/P1.trc"), encoding: .utf8), file: "P1.trc")

@@ -55,6 +55,10 @@ final class C3DWriterTests: XCTestCase {
     out["ez_units"] = list(e["parameters"]["POINT"]["UNITS"]["value"])
     out["ez_residuals"] = e["data"]["meta_points"]["residuals"][0].T.tolist()  # frames x markers, -1 invalid
     out["ez_labels"] = list(out["ez_labels"])
+    bits = e["data"]["meta_points"]["camera_masks"]  # 7 x markers x frames, bool: bit i = camera i
+    out["ez_masks"] = sum(bits[i].astype(int) << i for i in range(bits.shape[0])).T.tolist()  # frames x markers
+    cameras = e["parameters"].get("MATCHSCENE", {}).get("CAMERAS")
+    out["ez_cameras"] = [c.strip() for c in cameras["value"]] if cameras else []
     json.dump(out, sys.stdout)
     """
 
@@ -69,6 +73,8 @@ final class C3DWriterTests: XCTestCase {
     var ez_points: [[[Double]]]
     var ez_units: [String]
     var ez_residuals: [[Double]]
+    var ez_masks: [[Int]]
+    var ez_cameras: [String]
   }
 
   private func readBack(_ url: URL) throws -> Read {
@@ -146,8 +152,9 @@ final class C3DWriterTests: XCTestCase {
   }
 
   /// ezc3d (OpenSim's reader) gets each measured point's residual as documented: tracks.csv's `reproj_px`
-  /// × depth ÷ focal length, in whole millimetres within 1…127; filled points 0, missing ones invalid. Also
-  /// the plain-label and y-up layouts.
+  /// × depth ÷ focal length, in whole millimetres within 1…127; filled points 0, missing ones invalid; and
+  /// its camera mask: the cameras 0–6 that triangulated it (a camera from the eighth on left out), 0 for
+  /// filled points. Also the plain-label and y-up layouts.
   func testEzc3dReadsTracksReprojPxAsDocumentedResiduals() throws {
     var motion = MotionModel(fps: 50, skeleton: .coco17, frames: 0...29)
     var track = motion.makeTrack(id: "P1", kind: .player)
@@ -165,14 +172,24 @@ final class C3DWriterTests: XCTestCase {
     let camera = Camera(
       name: "cam01", imageSize: ImageSize(width: 1920, height: 1080), fx: 800, fy: 800, cx: 960, cy: 540,
       camFromWorld: RigidTransform(rotation: .identity, translation: SIMD3(0, 0, 3)))
+    // Nine cameras: each joint's cameras a pattern over all nine, those from the eighth on (bits 7, 8)
+    // not in the C3D mask.
+    let names = (1...9).map { "cam\($0)" }
+    var masks = C3DCameraMasks(cameras: names)
+    let cameraBits = { (f: Int, j: Int) -> UInt64 in UInt64((f * 31 + j * 7) % 512) | 1 }
+    for f in 0..<30 {
+      for j in 0..<17 { masks.set(track: "P1", joint: j, frame: f, cameraBits: cameraBits(f, j), jointCount: 17) }
+    }
     let dir = try makeTemporaryFolder("c3d-residuals")
     let url = dir.appendingPathComponent("m.c3d")
-    try C3DWriter.write(motion, cameras: [camera], layout: C3DLayout(plainNames: true, yUp: true), to: url)
+    try C3DWriter.write(
+      motion, cameras: [camera], layout: C3DLayout(plainNames: true, yUp: true), cameraMasks: masks, to: url)
     // tracks.csv's text for the reprojection errors, as a user compares them.
     let rows = try TracksCSV.parse(TracksCSV.render(motion.rows), file: "tracks.csv")
     let read = try readBack(url)
     XCTAssertEqual(read.ez_labels, Skeleton.coco17.keypoints, "plain labels, no P1: prefix")
-    var compared = 0
+    XCTAssertEqual(read.ez_cameras, Array(names.prefix(7)), "MATCHSCENE:CAMERAS names the mask's bits")
+    var compared = 0, cameraEightOrNine = 0
     for row in rows {
       let m = Skeleton.coco17.keypoints.firstIndex(of: row.joint)!
       let r = read.ez_residuals[row.frame][m]
@@ -180,14 +197,19 @@ final class C3DWriterTests: XCTestCase {
       assertClose(SIMD3(p[0], p[1], p[2]), TRCWriter.openSimFromWorld(row.position), absolute: 1e-5)
       guard row.reprojectionPx >= 0 else {
         XCTAssertEqual(r, 0, "filled: residual 0")
+        XCTAssertEqual(read.ez_masks[row.frame][m], 0, "filled: no camera")
         continue
       }
+      let bits = cameraBits(row.frame, m)
+      XCTAssertEqual(read.ez_masks[row.frame][m], Int(bits & 0x7f), "\(row.joint) at \(row.frame): cameras 1–7 of \(bits)")
+      if bits > 0x7f { cameraEightOrNine += 1 }
       let depth = 3 + row.position.z  // camFromWorld z
       let expected = Double(C3DWriter.residualUnits(metres: row.reprojectionPx * depth / 800)) * C3DWriter.residualUnit
       XCTAssertEqual(r, expected, accuracy: 0.01 * expected, "\(row.joint) at \(row.frame): \(row.reprojectionPx) px")
       compared += 1
     }
     XCTAssertEqual(compared, 30 * 17 - 2)
+    XCTAssertGreaterThan(cameraEightOrNine, 100, "points that cameras 8 or 9 saw too")
     XCTAssertLessThan(read.ez_residuals[4][5], 0, "missing: invalid")
     XCTAssertEqual(Set(read.ez_residuals.joined().filter { $0 > 0 }).count > 20, true, "residuals 1…22 mm, not a constant")
   }
