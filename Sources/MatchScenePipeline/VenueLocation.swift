@@ -28,7 +28,7 @@ public enum VenueLocation {
         file: sport == nil ? output.url(output.hasManifestFile ? .manifest : .report).path : "sport option", location: .key("sport"),
         "locate-venue finds a table from the ball's bounces; \(spec.name) has none (give [venue] in match.toml by hand)")
     }
-    let motion = try output.motion(kinds: [.ball, .player])
+    let motion = try output.motion(kinds: [.ball, .player, .person])
     let ball = VenueLocator.ball(in: motion)
     guard output.manifest.fps > 0, !ball.isEmpty else {
       throw InputError(file: output.url(.tracks).path, "has no ball rows to locate the table from")
@@ -37,6 +37,6 @@ public enum VenueLocation {
     var options = VenueLocatorOptions()
     options.ballDrag = spec.ball.dragPerMetre
     return try VenueLocator(table: table, options: options).locate(
-      ball: ball, fps: output.manifest.fps, upHint: up, players: VenueLocator.players(in: motion), evidence: evidence)
+      ball: ball, fps: output.manifest.fps, upHint: up, players: VenueLocator.people(in: motion), evidence: evidence)
   }
 }

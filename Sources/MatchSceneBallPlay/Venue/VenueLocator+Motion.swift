@@ -15,10 +15,10 @@ extension VenueLocator {
 }
 
 extension VenueLocator {
-  /// Each player's position by frame in `motion`: the mean of the joints present in that frame, for
-  /// the tracks of kind `player`.
-  public static func players(in motion: MotionModel) -> [[Int: SIMD3<Double>]] {
-    motion.playerTracks.map { t in
+  /// Each person's position by frame in `motion`: the mean of the joints present in that frame, for
+  /// every track that is not the ball (before the analysis names the players, they may be `person`s).
+  public static func people(in motion: MotionModel) -> [[Int: SIMD3<Double>]] {
+    motion.personTracks.map { t in
       let track = motion.tracks[t]
       var positions: [Int: SIMD3<Double>] = [:]
       for frame in track.frames {

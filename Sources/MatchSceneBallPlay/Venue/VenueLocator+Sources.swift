@@ -14,36 +14,38 @@ extension VenueLocator {
   ///
   ///     σ_heading = √(σ₁² + σ₂² + 2 s²) / distance.
   ///
+  /// The players are the two most seen people who stay within 1.5 m (RMS) of their mean, beyond the
+  /// two ends of the table the bounces show (a bystander walking around is not one).
   /// - Parameters:
-  ///   - players: each player's position by frame, levelled (z up).
-  ///   - near: the bounces' heading; a line more than 20° from it is not the players' ends.
-  /// - Returns: nil without two players on opposite ends, with fewer than three blocks each.
-  func playersClue(_ players: [[Int: SIMD3<Double>]], fps: Double, near heading: Double) -> VenueFusion.Clue? {
+  ///   - people: each person's position by frame, levelled (z up).
+  ///   - near: the bounces' table; a line more than 20° from its heading is not the players' ends.
+  /// - Returns: nil without two such people, each seen over at least three blocks.
+  func playersClue(_ people: [[Int: SIMD3<Double>]], fps: Double, near table: TableOutlineFit.Result) -> VenueFusion.Clue? {
     let blockFrames = max(1, Int((options.playerBlockSeconds * fps).rounded()))
-    let means: [[SIMD2<Double>]] = players.map { positions in
-      var blocks: [Int: (sum: SIMD2<Double>, count: Int)] = [:]
+    let axis = SIMD2(cos(table.heading), sin(table.heading))
+    let candidates: [(blocks: [SIMD2<Double>], mean: SIMD2<Double>, along: Double)] = people.compactMap { positions in
+      var sums: [Int: (sum: SIMD2<Double>, count: Int)] = [:]
       for (frame, p) in positions {
         let key = Int((Double(frame) / Double(blockFrames)).rounded(.down))
-        let old = blocks[key] ?? (.zero, 0)
-        blocks[key] = (old.sum + SIMD2(p.x, p.y), old.count + 1)
+        let old = sums[key] ?? (.zero, 0)
+        sums[key] = (old.sum + SIMD2(p.x, p.y), old.count + 1)
       }
-      return blocks.keys.sorted().compactMap { k in
-        blocks[k].flatMap { $0.count * 2 >= blockFrames ? $0.sum / Double($0.count) : nil }
-      }
-    }.filter { $0.count >= 3 }
-    guard means.count >= 2 else { return nil }
-    // The two most seen players.
-    let two = means.sorted { $0.count > $1.count }.prefix(2).map { $0 }
-    let centres = two.map { $0.reduce(SIMD2<Double>.zero, +) / Double($0.count) }
-    let d = centres[1] - centres[0]
+      let blocks = sums.keys.sorted().compactMap { k in sums[k].flatMap { $0.count * 2 >= blockFrames ? $0.sum / Double($0.count) : nil } }
+      guard blocks.count >= 3 else { return nil }
+      let mean = blocks.reduce(SIMD2<Double>.zero, +) / Double(blocks.count)
+      let spread = (blocks.map { (($0 - mean) * ($0 - mean)).sum() }.reduce(0, +) / Double(blocks.count)).squareRoot()
+      let along = ((mean - table.centre) * axis).sum()
+      return spread <= 1.5 && abs(along) > self.table.length / 2 ? (blocks, mean, along) : nil
+    }.sorted { $0.blocks.count > $1.blocks.count }
+    guard let first = candidates.first, let second = candidates.first(where: { $0.along * first.along < 0 }) else { return nil }
+    let d = second.mean - first.mean
     let distance = (d * d).sum().squareRoot()
-    guard distance > table.length else { return nil }
     let lineHeading = VenueFusion.halfTurn(atan2(d.y, d.x))
-    guard abs(VenueFusion.halfTurn(lineHeading - heading)) <= 20 * Double.pi / 180 else { return nil }
+    guard abs(VenueFusion.halfTurn(lineHeading - table.heading)) <= 20 * Double.pi / 180 else { return nil }
     let normal = SIMD2(-d.y, d.x) / distance
-    let variances = zip(two, centres).map { blocks, centre in
-      let across = blocks.map { (($0 - centre) * normal).sum() }
-      return Self.standardDeviation(across) * Self.standardDeviation(across) / Double(blocks.count)
+    let variances = [first, second].map { player in
+      let across = player.blocks.map { (($0 - player.mean) * normal).sum() }
+      return Self.standardDeviation(across) * Self.standardDeviation(across) / Double(player.blocks.count)
     }
     let stance = options.playerStanceSigma
     let sigma = (variances.reduce(0, +) + 2 * stance * stance).squareRoot() / distance

@@ -30,6 +30,9 @@ public struct VenueLocatorOptions: Sendable {
   public var bagging = true
   /// Re-estimate up from the flights' gravity (else keep the hint).
   public var estimateUp = true
+  /// Keep the up hint when the flights' gravity agrees with it within twice its standard error (or
+  /// 0.05°).
+  public var keepConfirmedUp = true
   public var segmentation = FlightSegmentationOptions()
   public init() {}
 
@@ -115,8 +118,8 @@ public struct VenueLocator: Sendable {
   ///     out of play may be absent).
   ///   - fps: frames per second.
   ///   - upHint: the world's up as far as known (`match.toml` `up`), not necessarily unit.
-  ///   - players: each player's position by frame in the world (`players(in:)`): the line between
-  ///     where the two stand on average gives the long axis (`playersClue`); empty: not used.
+  ///   - players: each person's position by frame in the world (`people(in:)`): the line between
+  ///     where the two players stand on average gives the long axis (`playersClue`); empty: not used.
   ///   - evidence: other sources (the table's corners in camera images), weighed with the rest.
   /// - Throws: `VenueLocatorError` when the ball does not show enough of the table.
   public func locate(
@@ -157,10 +160,18 @@ public struct VenueLocator: Sendable {
       up = newUp
     }
     guard let gravity else { throw VenueLocatorError.noFlights(observations: ball.count) }
-    let levelling = VenueFrame.levelling(up: up)
     let gLength = length(gravity.g)
     // Up's direction error: gravity's error across it, over its length.
     let upSigma = gLength > 0 ? (gravity.standardError.x * gravity.standardError.x + gravity.standardError.y * gravity.standardError.y).squareRoot() / gLength * 180 / Double.pi : 0
+    // A stated up that gravity confirms is kept: a levelled calibration's up is exact, where gravity's
+    // carries the flights' noise (a tenth of a degree), which would tilt the venue for nothing.
+    let hintAngle = Self.angle(up, hint) * 180 / Double.pi
+    if options.keepConfirmedUp, hintAngle > 0, hintAngle <= max(2 * upSigma, 0.05) {
+      up = hint
+      let levelled = ball.mapValues { VenueFrame.levelling(up: hint) * $0 }
+      flights = finder.flights(levelled.map { (frame: $0.key, position: $0.value) }, fps: fps)
+    }
+    let levelling = VenueFrame.levelling(up: up)
 
     // 2–3. Contacts, and the table's plane among the bounces' heights.
     let contacts = finder.contacts(flights, fps: fps)
@@ -235,7 +246,7 @@ public struct VenueLocator: Sendable {
         height: (planeHeight - table.ballRadius, max(planeSigma, 1e-9)))
     ]
     if !net.isEmpty { clues.append(VenueFusion.Clue(source: "net contacts", netPoints: net)) }
-    if let standing = playersClue(players.map { $0.mapValues { levelling * $0 } }, fps: fps, near: result.heading) {
+    if let standing = playersClue(players.map { $0.mapValues { levelling * $0 } }, fps: fps, near: result) {
       clues.append(standing)
     }
     clues += evidence.map { clue($0, levelling: levelling) }
