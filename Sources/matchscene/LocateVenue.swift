@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MatchSceneAssets
+import MatchSceneBallPlay
 import MatchSceneCore
 import MatchSceneIO
 import MatchScenePipeline
@@ -17,7 +18,11 @@ struct LocateVenue: ParsableCommand {
       opposite halves and from net touches; the uncertainties are bootstrapped over the bounces. The bounces rarely \
       reach the table's edges, so expect centimetres and degrees from a minute of play, less from longer matches. \
       For millimetres, click the table's four top corners in one or more camera images and pass them with --corners \
-      (a TOML file: [cam01] corners = [[x, y], [x, y], [x, y], [x, y]], in the same order around the table in every camera).
+      (a TOML file: [cam01] corners = [[x, y], [x, y], [x, y], [x, y]], in the same order around the table in every camera). \
+      Every source is weighed by its uncertainty: the bounces (the table's plane, heading and centre), contacts with the \
+      net (the net line), where the players stand (the long axis) and the corners (click noise --click-sigma, or the \
+      corners' own residual when larger); the printed table lists each source's residual and weight. Without a \
+      tracks.csv in <out>, --corners alone places the table.
       """)
 
   @Argument(help: "The output folder of `matchscene reconstruct`.")
@@ -35,8 +40,12 @@ struct LocateVenue: ParsableCommand {
   @Option(help: "With --corners: the calibration (a .toml, intri.yml, .qca.txt or a folder holding one).")
   var calibration: String?
 
+  @Option(help: "With --corners: how far a click may be off, pixels (standard deviation per axis).")
+  var clickSigma: Double = 2
+
   func validate() throws {
     if corners != nil && calibration == nil { throw ValidationError("--corners needs --calibration (the cameras the corners were clicked in)") }
+    guard clickSigma > 0, clickSigma.isFinite else { throw ValidationError("--click-sigma must be > 0 pixels") }
     if let up, MatchConfig.upVector(up) == nil { throw ValidationError("--up must be x, y, z, -x, -y or -z, got '\(up)'") }
   }
 
@@ -48,6 +57,13 @@ struct LocateVenue: ParsableCommand {
       guard let table = try spec.tableGeometry() else {
         throw ValidationError("--corners locates a table; \(spec.name) has none")
       }
+      let folder = URL(fileURLWithPath: output)
+      if FileManager.default.fileExists(atPath: MatchOutput.tracksFile(folder).path) {
+        let (evidence, _) = try TableCorners.evidence(clicks, table: table, file: corners, clickSigmaPx: clickSigma)
+        let estimate = try VenueLocation.locate(
+          output: folder, upHint: up.flatMap(MatchConfig.upVector), sport: sport, evidence: [evidence])
+        return printEstimate(estimate)
+      }
       let (venue, rms) = try TableCorners.venue(clicks, table: table, file: corners)
       print(MatchConfig.renderVenueTable(venue, comment: String(
         format: "located from the table's corners clicked in %d camera(s) (matchscene locate-venue --corners): %.2f px RMS\n"
@@ -57,6 +73,10 @@ struct LocateVenue: ParsableCommand {
     }
     let estimate = try VenueLocation.locate(
       output: URL(fileURLWithPath: output), upHint: up.flatMap(MatchConfig.upVector), sport: sport)
+    printEstimate(estimate)
+  }
+
+  func printEstimate(_ estimate: VenueEstimate) {
     print(estimate.tomlTable, terminator: "")
     print(
       String(

@@ -106,6 +106,18 @@ struct Simulate: ParsableCommand {
   @Flag(help: "People cross each other's path: the bystander walks across the hall right behind one player.")
   var crossing = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Describe the match in another world: the venue turned yaw degrees about up, then moved x, y, z metres (e.g. yaw=30,x=1.8,y=-2.4). The calibration and every truth file are re-expressed alike; match.toml has no [venue], so reconstruct needs the one locate-venue finds.",
+      valueName: "yaw=deg,x=m,y=m,z=m"))
+  var worldTransform: WorldTransformArgument?
+
+  @Option(
+    help: ArgumentHelp(
+      "Also write table_corners.toml: the table's four top corners as clicked in each camera that sees them, with this much noise (pixels, σ per axis), for locate-venue --corners.",
+      valueName: "px"))
+  var tableCorners: Double?
+
   func validate() throws {
     if let earlyHitRate, !(0...1).contains(earlyHitRate) { throw ValidationError("--early-hit-rate must be in [0, 1]") }
     guard duration > 0, duration <= 4 * 3600 else { throw ValidationError("--duration must be in (0, 14400] seconds") }
@@ -125,6 +137,10 @@ struct Simulate: ParsableCommand {
     guard noiseScale.isFinite, noiseScale >= 0 else { throw ValidationError("--noise-scale must be ≥ 0") }
     guard cameras >= 2 else { throw ValidationError("--cameras must be at least 2") }
     if touchDrill, oneDevice == nil { throw ValidationError("--touch-drill needs --one-device mediapipe or arkit") }
+    if worldTransform != nil, oneDevice != nil {
+      throw ValidationError("--world-transform re-expresses the cameras and the truth; it does not apply to --one-device folders")
+    }
+    if let tableCorners, !(tableCorners.isFinite && tableCorners >= 0) { throw ValidationError("--table-corners must be ≥ 0 pixels") }
     for (name, rate) in [("miss", missRate), ("swap", swapRate), ("outlier", outlierRate), ("ball-miss", ballMissRate), ("false-ball", falseBallRate)] {
       if let rate, !(0...1).contains(rate) { throw ValidationError("--\(name)-rate must be in [0, 1]") }
     }
@@ -170,13 +186,18 @@ struct Simulate: ParsableCommand {
       let parsed = try DeviationArgument(parsing: text)
       config.players[parsed.player].technique.deviations.append(parsed.deviation)
     }
-    let simulated = try MatchSimulator.simulate(config, sport: sport)
+    let venueWorld = try MatchSimulator.simulate(config, sport: sport)
+    let simulated = worldTransform.map { venueWorld.reexpressed(worldFromVenue: $0.worldFromVenue) } ?? venueWorld
+    let corners = try tableCorners.flatMap { sigma in
+      try sport.tableGeometry().flatMap { venueWorld.tableCornersTOML(table: $0, clickSigmaPx: sigma, seed: seed) }
+    }
     let destination = URL(fileURLWithPath: output)
     // A simulated match is an input folder: never replaced without --force.
     try OutputFolder.replace(destination, force: force, replaceable: { _ in false }) { staging in
       guard simulated.match.frameRange != nil else { return }
       try simulated.writeMatchFolder(to: staging)
       try simulated.writeTruth(to: staging)
+      if let corners { try Data(corners.utf8).write(to: staging.appendingPathComponent("table_corners.toml")) }
       if let oneDevice { try OneDeviceFolder.addDevice(of: simulated, track: "P1", format: oneDevice, seed: seed, to: staging) }
     }
     print("Simulated \(String(format: "%.1f", duration)) s at \(simulated.match.fps) fps with \(simulated.match.cameras.count) cameras → \(destination.path)")

@@ -32,6 +32,8 @@ public struct VenueEstimate: Sendable {
   /// the table's nominal height (nil without floor bounces): a check of the table height, metres.
   public var floorBounces: Int
   public var floorHeightOffset: Double?
+  /// Each source's residual, standard error and weight per parameter (`VenueFusion`).
+  public var sources: [VenueSourceReport] = []
 
   /// The `[venue]` table of `match.toml` to paste, with the uncertainties in comments.
   public var tomlTable: String {
@@ -48,8 +50,18 @@ public struct VenueEstimate: Sendable {
       origin = \(vector(origin))        # floor below the table's centre; table centre ± \(f(centreSigma.x * 100, 1)) cm along, ± \(f(centreSigma.y * 100, 1)) cm across, ± \(f(planeHeightSigma * 100, 1)) cm in height
       long_axis = \(vector(longAxis, 5))   # heading \(f(heading, 2))° ± \(f(headingSigma, 2))° (the ends cannot be told apart: add 180° to swap them)
       # heading = \(f(heading, 2))
-
+      \(sourceLines)
       """
+  }
+
+  /// One comment line per source and parameter: its value minus the combined one, its standard
+  /// error and its weight.
+  public var sourceLines: String {
+    sources.map { r in
+      let unit = r.parameter == .heading ? "°" : " cm", scale = r.parameter == .heading ? 1.0 : 100.0
+      let figures = String(format: "%+.2f|%.2f|%.1f", r.residual * scale, r.sigma * scale, 100 * r.weight).split(separator: "|")
+      return "# \(r.source) \(r.parameter.rawValue): \(figures[0])\(unit) from the combined value, ± \(figures[1])\(unit), weight \(figures[2]) %\n"
+    }.joined()
   }
 }
 

@@ -13,3 +13,19 @@ extension VenueLocator {
     return ball
   }
 }
+
+extension VenueLocator {
+  /// Each person's position by frame in `motion`: the mean of the joints present in that frame, for
+  /// every track that is not the ball (before the analysis names the players, they may be `person`s).
+  public static func people(in motion: MotionModel) -> [[Int: SIMD3<Double>]] {
+    motion.personTracks.map { t in
+      let track = motion.tracks[t]
+      var positions: [Int: SIMD3<Double>] = [:]
+      for frame in track.frames {
+        let joints = (0..<track.jointCount).compactMap { track.position(joint: $0, frame: frame) }
+        if !joints.isEmpty { positions[frame] = joints.reduce(SIMD3<Double>.zero, +) / Double(joints.count) }
+      }
+      return positions
+    }
+  }
+}

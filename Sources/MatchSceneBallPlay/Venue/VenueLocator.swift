@@ -18,6 +18,11 @@ public struct VenueLocatorOptions: Sendable {
   /// How well one contact with the net places the net along the table, metres (the ball's position
   /// noise and the contact's timing).
   public var netContactSigma = 0.01
+  /// Players' positions are averaged over blocks this long for the long axis from where they stand,
+  /// seconds; and how far a player's average stance may sit off the table's axis (a favoured side),
+  /// metres, as a standard deviation.
+  public var playerBlockSeconds = 2.0
+  public var playerStanceSigma = 0.15
   public var seed: UInt64 = 1
   /// Report the bootstrap mean instead of the estimate on all bounces (bagging, Breiman, "Bagging
   /// predictors", Machine Learning 24, 1996): over seeds 1–5, 30 and 60 s, reconstructed, the centre's
@@ -25,6 +30,9 @@ public struct VenueLocatorOptions: Sendable {
   public var bagging = true
   /// Re-estimate up from the flights' gravity (else keep the hint).
   public var estimateUp = true
+  /// Keep the up hint when the flights' gravity agrees with it within twice its standard error (or
+  /// 0.05°).
+  public var keepConfirmedUp = true
   public var segmentation = FlightSegmentationOptions()
   public init() {}
 
@@ -81,6 +89,10 @@ public enum VenueLocatorError: Error, Equatable, CustomStringConvertible {
 ///    no bounce) fix the net's place.
 /// 5. Uncertainties: bootstrap over the bounces (Efron & Tibshirani, "An Introduction to the
 ///    Bootstrap", 1993, ch. 6); the estimate is their mean (bagging).
+/// 6. Every source weighed by its uncertainty (`VenueFusion`): the bounces (plane, heading, centre),
+///    the contacts with the net (points on the net line), where the players stand (the long axis,
+///    `playersClue`) and any `VenueEvidence` (the table's corners in camera images); the estimate
+///    reports each source's residual and weight (`VenueEstimate.sources`).
 ///
 /// Accuracy is that of the bounces nearest the table's edges, not of the ball's positions: up comes
 /// within 0.1° and the table's height within millimetres, but the simulated matches' bounces stay
@@ -106,8 +118,14 @@ public struct VenueLocator: Sendable {
   ///     out of play may be absent).
   ///   - fps: frames per second.
   ///   - upHint: the world's up as far as known (`match.toml` `up`), not necessarily unit.
+  ///   - players: each person's position by frame in the world (`people(in:)`): the line between
+  ///     where the two players stand on average gives the long axis (`playersClue`); empty: not used.
+  ///   - evidence: other sources (the table's corners in camera images), weighed with the rest.
   /// - Throws: `VenueLocatorError` when the ball does not show enough of the table.
-  public func locate(ball: [Int: SIMD3<Double>], fps: Double, upHint: SIMD3<Double> = SIMD3(0, 0, 1)) throws -> VenueEstimate {
+  public func locate(
+    ball: [Int: SIMD3<Double>], fps: Double, upHint: SIMD3<Double> = SIMD3(0, 0, 1), players: [[Int: SIMD3<Double>]] = [],
+    evidence: [VenueEvidence] = []
+  ) throws -> VenueEstimate {
     try options.validate()
     guard length(upHint) > 0, upHint.x.isFinite, upHint.y.isFinite, upHint.z.isFinite else { throw VenueLocatorError.badUpHint }
     let hint = normalize(upHint)
@@ -142,10 +160,18 @@ public struct VenueLocator: Sendable {
       up = newUp
     }
     guard let gravity else { throw VenueLocatorError.noFlights(observations: ball.count) }
-    let levelling = VenueFrame.levelling(up: up)
     let gLength = length(gravity.g)
     // Up's direction error: gravity's error across it, over its length.
     let upSigma = gLength > 0 ? (gravity.standardError.x * gravity.standardError.x + gravity.standardError.y * gravity.standardError.y).squareRoot() / gLength * 180 / Double.pi : 0
+    // A stated up that gravity confirms is kept: a levelled calibration's up is exact, where gravity's
+    // carries the flights' noise (a tenth of a degree), which would tilt the venue for nothing.
+    let hintAngle = Self.angle(up, hint) * 180 / Double.pi
+    if options.keepConfirmedUp, hintAngle > 0, hintAngle <= max(2 * upSigma, 0.05) {
+      up = hint
+      let levelled = ball.mapValues { VenueFrame.levelling(up: hint) * $0 }
+      flights = finder.flights(levelled.map { (frame: $0.key, position: $0.value) }, fps: fps)
+    }
+    let levelling = VenueFrame.levelling(up: up)
 
     // 2–3. Contacts, and the table's plane among the bounces' heights.
     let contacts = finder.contacts(flights, fps: fps)
@@ -196,39 +222,51 @@ public struct VenueLocator: Sendable {
       if result.heading <= -Double.pi / 2 { result.heading += Double.pi }
     }
     let headingSigma = Self.standardDeviation(headings)
-    let axis2 = SIMD2(cos(result.heading), sin(result.heading))
-    let normal2 = SIMD2(-axis2.y, axis2.x)
-    var alongSigma = Self.standardDeviation(centres.map { (($0 - result.centre) * axis2).sum() })
-    let acrossSigma = Self.standardDeviation(centres.map { (($0 - result.centre) * normal2).sum() })
-    // Contacts with the net place it along the table directly; combined with the bounces' midrange by
-    // inverse variances: a contact's place is good to `netContactSigma`, plus what the heading's
-    // uncertainty makes of its distance across the table from the centre.
-    let midAlong = (result.centre * axis2).sum()
+    let axis0 = SIMD2(cos(result.heading), sin(result.heading))
+    let normal0 = SIMD2(-axis0.y, axis0.x)
+    let alongSigma = Self.standardDeviation(centres.map { (($0 - result.centre) * axis0).sum() })
+    let acrossSigma = Self.standardDeviation(centres.map { (($0 - result.centre) * normal0).sum() })
+    // Contacts with the net put the net line through a point: a contact's place is good to
+    // `netContactSigma`, plus what the heading's uncertainty makes of its distance across the table
+    // from the centre.
+    let midAlong = (result.centre * axis0).sum()
     let net = netContacts(contacts, planeHeight: planeHeight, near: result).map { p, v in
-      let across = ((p - result.centre) * normal2).sum()
-      return (place: fit.netPlace(p, velocity: v, heading: result.heading),
-              variance: options.netContactSigma * options.netContactSigma + across * across * headingSigma * headingSigma)
-    }.filter { abs($0.place - midAlong) <= table.length / 2 - result.extent.x / 2 + 0.05 }
-    if !net.isEmpty {
-      let midVariance = max(alongSigma * alongSigma, 1e-8)
-      let weight = 1 / midVariance + net.map { 1 / $0.variance }.reduce(0, +)
-      let along = (midAlong / midVariance + net.map { $0.place / $0.variance }.reduce(0, +)) / weight
-      result.centre += (along - midAlong) * axis2
-      alongSigma = (1 / weight).squareRoot()
+      let across = ((p - result.centre) * normal0).sum()
+      let place = fit.netPlace(p, velocity: v, heading: result.heading)
+      return (point: p + (place - (p * axis0).sum()) * axis0,
+              sigma: (options.netContactSigma * options.netContactSigma + across * across * headingSigma * headingSigma).squareRoot())
+    }.filter { abs(($0.point * axis0).sum() - midAlong) <= table.length / 2 - result.extent.x / 2 + 0.05 }
+
+    // 6. Every source weighed by its stated uncertainty (`VenueFusion`). Without the bootstrap the
+    // bounces' uncertainty is unknown: they are then taken as exact.
+    var clues = [
+      VenueFusion.Clue(
+        source: "bounces", heading: (result.heading, max(headingSigma, 1e-9)),
+        centre: (result.centre, max(alongSigma, 1e-9), max(acrossSigma, 1e-9)),
+        height: (planeHeight - table.ballRadius, max(planeSigma, 1e-9)))
+    ]
+    if !net.isEmpty { clues.append(VenueFusion.Clue(source: "net contacts", netPoints: net)) }
+    if let standing = playersClue(players.map { $0.mapValues { levelling * $0 } }, fps: fps, near: result) {
+      clues.append(standing)
     }
+    clues += evidence.map { clue($0, levelling: levelling) }
+    guard let fused = VenueFusion.combine(clues) else {
+      throw VenueLocatorError.tooFewTableBounces(found: onTable.count, needed: options.minTableBounces, contacts: contacts.count)
+    }
+    let axis2 = SIMD2(cos(fused.heading), sin(fused.heading))
 
     // The frame, back in the world.
     let worldFromLevel = levelling.transposed
-    let surfaceCentre = worldFromLevel * SIMD3(result.centre.x, result.centre.y, planeHeight - table.ballRadius)
+    let surfaceCentre = worldFromLevel * SIMD3(fused.centre.x, fused.centre.y, fused.height)
     let longAxis = worldFromLevel * SIMD3(axis2.x, axis2.y, 0)
     let origin = surfaceCentre - table.surfaceHeight * up
     let venueFromWorld = VenueFrame.venueFromWorld(up: up, origin: origin, longAxis: longAxis)!
     return VenueEstimate(
       venueFromWorld: venueFromWorld, tableCentre: surfaceCentre, up: up, upHintAngle: Self.angle(up, hint) * 180 / Double.pi,
-      upSigma: upSigma, longAxis: longAxis, heading: result.heading * 180 / Double.pi,
-      centreSigma: SIMD3(alongSigma, acrossSigma, planeSigma), headingSigma: headingSigma * 180 / Double.pi,
-      planeHeightSigma: planeSigma, tableBounces: onTable.count, netContacts: net.count, gravityFlights: gravity.flights,
-      floorBounces: floorContacts.count, floorHeightOffset: floorOffset)
+      upSigma: upSigma, longAxis: longAxis, heading: fused.heading * 180 / Double.pi,
+      centreSigma: SIMD3(fused.alongSigma, fused.acrossSigma, fused.heightSigma), headingSigma: fused.headingSigma * 180 / Double.pi,
+      planeHeightSigma: fused.heightSigma, tableBounces: onTable.count, netContacts: net.count, gravityFlights: gravity.flights,
+      floorBounces: floorContacts.count, floorHeightOffset: floorOffset, sources: fused.reports)
   }
 
   /// The table's plane among bounce heights: the height with the most bounces within the tolerance;
