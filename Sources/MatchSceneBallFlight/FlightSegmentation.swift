@@ -21,6 +21,10 @@ public struct FlightSegmentationOptions: Sendable {
   /// Consecutive flights one path fits with an RMS at most this times the larger of theirs are one
   /// flight (a bad observation broke it).
   public var mergeFactor: Double = 1.5
+  /// A flight of at least this many observations is fitted with its spin free when the model has a
+  /// Magnus constant: a heavily spinning ball (100 rev/s and more) bends a long flight by centimetres
+  /// more than a spinless path can follow, which would break it at the gate.
+  public var spinFreeFrom = 10
   public init() {}
 }
 
@@ -188,6 +192,7 @@ public struct FlightSegmentation: Sendable {
 
   func fit(_ members: [Int], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double) -> BallFlight? {
     let samples = members.map { (time: Double(obs[$0].frame) / fps, position: obs[$0].position) }
-    return FlightFit.fit(samples, model: model, frames: obs[members.first!].frame...obs[members.last!].frame)
+    let free = FlightFitFreedom(spin: model.magnus > 0 && members.count >= options.spinFreeFrom)
+    return FlightFit.fit(samples, model: model, frames: obs[members.first!].frame...obs[members.last!].frame, free: free)
   }
 }

@@ -1,0 +1,76 @@
+import MatchSceneCore
+
+/// The spin of one flight: its angular velocity and the components players name, in the venue frame
+/// (z up).
+///
+/// Topspin turns about the horizontal axis ẑ × d (d: the flight's horizontal direction), so that the
+/// top of the ball moves forward and the Magnus force k_M ω × v pushes the ball down; backspin is
+/// negative topspin and lifts it. Sidespin turns about ẑ; positive is counter-clockwise seen from
+/// above and bends the flight to the left of its direction. The component along d (a "corkscrew"
+/// spin) exerts no force on a ball moving along d and is not observable from the flight.
+public struct FlightSpin: Sendable, Equatable {
+  /// Topspin, rad/s (negative: backspin).
+  public var topspin: Double
+  /// Sidespin, rad/s (positive: counter-clockwise seen from above).
+  public var sidespin: Double
+  /// ω, rad/s, venue frame.
+  public var angularVelocity: SIMD3<Double>
+  /// Standard uncertainty (1σ) of each component, rad/s: the larger of the two.
+  public var uncertainty: Double
+
+  public init(topspin: Double, sidespin: Double, angularVelocity: SIMD3<Double>, uncertainty: Double) {
+    self.topspin = topspin
+    self.sidespin = sidespin
+    self.angularVelocity = angularVelocity
+    self.uncertainty = uncertainty
+  }
+
+  /// A flight slower than this horizontally (m/s) has no spin fitted: its direction, hence the
+  /// topspin axis, is ill-defined, and the Magnus force too small to measure.
+  public static let minimumHorizontalSpeed = 2.0
+
+  /// The topspin and sidespin axes of a flight with velocity `velocity` (venue frame, z up): ẑ × d and
+  /// ẑ; nil when the horizontal speed is below `minimumHorizontalSpeed`.
+  public static func basis(velocity: SIMD3<Double>) -> (top: SIMD3<Double>, side: SIMD3<Double>)? {
+    let horizontal = SIMD3(velocity.x, velocity.y, 0)
+    let speed = length(horizontal)
+    guard speed >= minimumHorizontalSpeed else { return nil }
+    let d = horizontal / speed
+    return (SIMD3(-d.y, d.x, 0), SIMD3(0, 0, 1))
+  }
+
+  /// The spin as written to `events.json` (rev/s).
+  public var report: BallSpin {
+    let revolution = 2 * Double.pi
+    return BallSpin(topspin: topspin / revolution, sidespin: sidespin / revolution, uncertainty: uncertainty / revolution)
+  }
+}
+
+extension FlightFit {
+  /// Critical value of the spin test: the spin's two components are kept when they lower the squared
+  /// residual by more than this many times the residual variance — the F-test of nested least-squares
+  /// models (2 extra parameters; Seber & Wild, Nonlinear Regression, §5.3) in its large-sample χ²₂
+  /// form, at a significance level of 0.1 % (χ²₂ quantile −2 ln 0.001 ≈ 13.8), so that a spinless
+  /// match shows almost no false spin among hundreds of flights.
+  public static let spinTestCritical = 13.8
+
+  /// The flight fitted without spin and, when the samples can show it, with spin free; the spinning
+  /// fit is returned only when the F-test (`spinTestCritical`) prefers it, so spinless flights get no
+  /// spin. `model` gives the drag (and Magnus constant) to use.
+  public static func fitTestingSpin(
+    _ samples: [(time: Double, position: SIMD3<Double>)], model: BallModel, frames: ClosedRange<Int>
+  ) -> BallFlight? {
+    var spinless = model
+    spinless.spin = .zero
+    guard let plain = fit(samples, model: spinless, frames: frames) else { return nil }
+    guard model.magnus > 0, samples.count >= 8, FlightSpin.basis(velocity: plain.velocity) != nil,
+      let spinning = fit(samples, model: spinless, frames: frames, free: FlightFitFreedom(spin: true)),
+      spinning.spin != nil
+    else { return plain }
+    let n = Double(3 * samples.count)
+    let rssPlain = plain.rms * plain.rms * Double(samples.count), rssSpin = spinning.rms * spinning.rms * Double(samples.count)
+    let variance = rssSpin / max(1, n - 8)
+    guard variance > 0, (rssPlain - rssSpin) / variance > spinTestCritical else { return plain }
+    return spinning
+  }
+}
