@@ -192,7 +192,13 @@ public struct FlightSegmentation: Sendable {
 
   func fit(_ members: [Int], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double) -> BallFlight? {
     let samples = members.map { (time: Double(obs[$0].frame) / fps, position: obs[$0].position) }
-    let free = FlightFitFreedom(spin: model.magnus > 0 && members.count >= options.spinFreeFrom)
-    return FlightFit.fit(samples, model: model, frames: obs[members.first!].frame...obs[members.last!].frame, free: free)
+    let frames = obs[members.first!].frame...obs[members.last!].frame
+    if model.magnus > 0, members.count >= options.spinFreeFrom,
+      let spinning = FlightFit.fit(samples, model: model, frames: frames, free: FlightFitFreedom(spin: true)),
+      spinning.spin?.isPlausible ?? true
+    {
+      return spinning
+    }
+    return FlightFit.fit(samples, model: model, frames: frames)
   }
 }

@@ -25,6 +25,14 @@ public struct FlightSpin: Sendable, Equatable {
     self.uncertainty = uncertainty
   }
 
+  /// The fastest spin a fit may report, rad/s (200 rev/s: above the 150 rev/s of the heaviest loops
+  /// and serves measured). A fit asking for more is bending its path through a contact it spans (the
+  /// V of a bounce between two frames), not following a spinning ball, and is not taken.
+  public static let plausibleLimit = 200 * 2 * Double.pi
+
+  /// Whether the spin is within `plausibleLimit`.
+  public var isPlausible: Bool { length(angularVelocity) <= Self.plausibleLimit }
+
   /// A flight slower than this horizontally (m/s) has no spin fitted: its direction, hence the
   /// topspin axis, is ill-defined, and the Magnus force too small to measure.
   public static let minimumHorizontalSpeed = 2.0
@@ -65,7 +73,7 @@ extension FlightFit {
     guard let plain = fit(samples, model: spinless, frames: frames) else { return nil }
     guard model.magnus > 0, samples.count >= 8, FlightSpin.basis(velocity: plain.velocity) != nil,
       let spinning = fit(samples, model: spinless, frames: frames, free: FlightFitFreedom(spin: true)),
-      spinning.spin != nil
+      let spin = spinning.spin, spin.isPlausible
     else { return plain }
     let n = Double(3 * samples.count)
     let rssPlain = plain.rms * plain.rms * Double(samples.count), rssSpin = spinning.rms * spinning.rms * Double(samples.count)

@@ -3,7 +3,9 @@ import MatchSceneCore
 
 /// The reconstructed spin of the ball's flights against the simulator's truth (`truth/ball.json`).
 ///
-/// Each true flight (from a stroke or contact to the next) lasting at least `minimumDuration` is
+/// Each true flight (from a stroke or contact to the next) lasting at least `minimumDuration` and
+/// starting at least `minimumHorizontalSpeed` fast horizontally (slower, the Magnus force k_M ω × v is
+/// too weak to show the spin, and the topspin axis, across the direction of travel, ill-defined) is
 /// matched to the detected `hit` or `bounce` event at its start (within `timeTolerance`); the event's
 /// `spin` (none: no spin) is compared with the truth's topspin and sidespin. The spin error is the
 /// distance between the (topspin, sidespin) pairs, rev/s; the axis error the angle between them, for
@@ -15,6 +17,12 @@ public struct BallSpinEvaluation: Encodable, Sendable {
     public var end: Double
     public var topspin: Double
     public var sidespin: Double
+    public var horizontalSpeed: Double?
+
+    enum CodingKeys: String, CodingKey {
+      case start, end, topspin, sidespin
+      case horizontalSpeed = "horizontal_speed"
+    }
   }
   struct TruthFile: Decodable {
     var drag: Double
@@ -22,11 +30,14 @@ public struct BallSpinEvaluation: Encodable, Sendable {
   }
 
   public static let minimumDuration = 0.3
+  public static let minimumHorizontalSpeed = 2.0
   public static let timeTolerance = 0.04
   public static let axisMinimumSpin = 20.0
 
-  /// True flights long enough, and those matched to a detected event.
+  /// True flights long enough and fast enough, and those matched to a detected event.
   public var flights: Int
+  /// True flights long enough but too slow to show their spin (not evaluated).
+  public var slowFlights: Int
   public var matched: Int
   /// Spin error, rev/s, over the matched flights.
   public var spinErrorMedian: Double
@@ -58,7 +69,9 @@ public struct BallSpinEvaluation: Encodable, Sendable {
   public init(detected: [MatchEvent], truth: (drag: Double, flights: [TrueFlight])) {
     trueDrag = truth.drag
     let starts = detected.filter { $0.type == .hit || $0.type == .bounce }.sorted { $0.time < $1.time }
-    let long = truth.flights.filter { $0.end - $0.start >= Self.minimumDuration }
+    let lasting = truth.flights.filter { $0.end - $0.start >= Self.minimumDuration }
+    let long = lasting.filter { ($0.horizontalSpeed ?? .infinity) >= Self.minimumHorizontalSpeed }
+    slowFlights = lasting.count - long.count
     var spinErrors: [Double] = [], axisErrors: [Double] = []
     var matched = 0, onSpinless = 0, onSpinlessAbove = 0
     for flight in long {
@@ -102,7 +115,8 @@ public struct BallSpinEvaluation: Encodable, Sendable {
   public var summary: String {
     func f(_ x: Double) -> String { String(format: "%.1f", x) }
     return """
-      ball spin: \(matched)/\(flights) flights ≥ \(f(Self.minimumDuration)) s matched; spin error median \(f(spinErrorMedian)), \
+      ball spin: \(matched)/\(flights) flights ≥ \(f(Self.minimumDuration)) s, ≥ \(f(Self.minimumHorizontalSpeed)) m/s matched \
+      (\(slowFlights) slower not evaluated); spin error median \(f(spinErrorMedian)), \
       p95 \(f(spinErrorP95)), max \(f(spinErrorMax)) rev/s, \(f(100 * within10)) % within 10; axis error median \
       \(f(axisErrorMedian))°, p95 \(f(axisErrorP95))°, max \(f(axisErrorMax))°, \(f(100 * axisWithin15)) % within 15°; \
       spin reported on spinless flights \(spinOnSpinless) (above its uncertainty \(spinOnSpinlessAboveUncertainty))

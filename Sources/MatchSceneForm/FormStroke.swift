@@ -1,3 +1,5 @@
+import MatchSceneCore
+
 /// How a ball was struck.
 public enum StrokeKind: String, Sendable, Codable, CaseIterable {
   case serve, forehand, backhand
@@ -33,6 +35,8 @@ public struct FormStroke: Sendable, Codable, Equatable {
   public var ballSpeedAfter: Double?
   /// The rally (1-based), when known.
   public var rally: Int?
+  /// The spin the stroke gave the ball (the hit's `spin` in `events.json`), when its flight showed spin.
+  public var ballSpin: BallSpin? = nil
   /// Every `FormAngle` (degrees) at each `StrokePhase`, keyed by their raw values.
   public var angles: [String: [String: Double]]
 

@@ -15,17 +15,20 @@ struct SimulatedSpinSegment: Sendable {
 public struct SimulatedBallTruth: Sendable, Equatable, Codable {
   /// One flight's spin: from `start` to `end` (seconds; the next stroke or contact), topspin (negative:
   /// backspin) and sidespin (positive: counter-clockwise seen from above) in rev/s relative to the
-  /// flight's horizontal direction at its start, and the angular velocity vector, rev/s, venue frame.
+  /// flight's horizontal direction at its start, the angular velocity vector, rev/s, venue frame, and
+  /// the ball's horizontal speed at the start, m/s.
   public struct Flight: Sendable, Equatable, Codable {
     public var start: Double
     public var end: Double
     public var topspin: Double
     public var sidespin: Double
     public var angularVelocity: [Double]
+    public var horizontalSpeed: Double
 
     enum CodingKeys: String, CodingKey {
       case start, end, topspin, sidespin
       case angularVelocity = "angular_velocity"
+      case horizontalSpeed = "horizontal_speed"
     }
   }
   /// Drag constant k_D of the match's ball, 1/m, and its ratio to the sport file's.
@@ -65,7 +68,7 @@ public struct SimulatedBallTruth: Sendable, Equatable, Codable {
       return Flight(
         start: s.time, end: i + 1 < segments.count ? segments[i + 1].time : s.time,
         topspin: dot(s.spin, topAxis) / revolution, sidespin: s.spin.z / revolution,
-        angularVelocity: [s.spin.x / revolution, s.spin.y / revolution, s.spin.z / revolution])
+        angularVelocity: [s.spin.x / revolution, s.spin.y / revolution, s.spin.z / revolution], horizontalSpeed: speed)
     }
   }
 }
