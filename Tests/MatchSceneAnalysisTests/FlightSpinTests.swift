@@ -32,7 +32,8 @@ final class FlightSpinTests: XCTestCase {
     XCTAssertEqual(spin.report.topspin, 100, accuracy: 5)
     XCTAssertEqual(spin.report.sidespin, 30, accuracy: 5)
     XCTAssertLessThan(spin.report.uncertainty, 3)
-    XCTAssertLessThan(fitted.rms, 0.003)
+    // `rms` is of the 3D distance: σ√3 ≈ 3.5 mm for 2 mm per axis.
+    XCTAssertLessThan(fitted.rms, 0.004)
   }
 
   func testSpinlessFlightsGetNoSpin() {
