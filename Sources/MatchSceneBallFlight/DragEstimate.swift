@@ -66,7 +66,7 @@ extension DragEstimate {
     let measured: [(drag: Double, sigma: Double)?] = try! parallelMap(candidates) { flight in
       let samples = Self.samples(of: flight, observations, fps: fps, gate: gate(flight))
       guard samples.count >= 12,
-        let fitted = FlightFit.fit(samples, model: flight.model, frames: flight.frames, free: free),
+        let fitted = FlightFit.fit(samples, model: flight.model, frames: flight.frames, free: free, start: flight),
         let sigma = fitted.dragUncertainty, sigma > 0, sigma.isFinite, fitted.model.drag.isFinite
       else { return nil }
       return (fitted.model.drag, sigma)

@@ -63,26 +63,34 @@ public enum FlightFit {
   ///     parameter pair).
   ///   - free: what is fitted besides position and velocity; a spin fit needs a horizontal speed of at
   ///     least `FlightSpin.minimumHorizontalSpeed` (else the flight is fitted spinless).
+  ///   - start: a flight near the solution (a fit of nearly the same samples) to start from: its state
+  ///     at the reference time and, when the spin is free, its spin. Without it the fit starts from a
+  ///     drag-free parabola and the model's spin. A good start saves the iterations that carry the
+  ///     parabola to the drag path; the minimum reached is the same.
   public static func fit(
     _ samples: [(time: Double, position: SIMD3<Double>)], model: BallModel, frames: ClosedRange<Int>, iterations: Int = 8,
-    free: FlightFitFreedom = .none
+    free: FlightFitFreedom = .none, start: BallFlight? = nil
   ) -> BallFlight? {
     guard samples.count >= 3 else { return nil }
     let t0 = samples[samples.count / 2].time
     let times = samples.map { $0.time - t0 }
     // Start: a drag-free parabola (exact for gravity alone) fitted per axis by linear least squares.
     var p = SIMD3<Double>.zero, v = SIMD3<Double>.zero
-    for axis in 0..<3 {
-      // x(t) = a + b t + ½ g t²: subtract gravity, fit a line.
-      let g = model.gravity[axis]
-      let y = samples.indices.map { samples[$0].position[axis] - 0.5 * g * times[$0] * times[$0] }
-      let n = Double(times.count)
-      let st = times.reduce(0, +), stt = times.map { $0 * $0 }.reduce(0, +)
-      let sy = y.reduce(0, +), sty = zip(times, y).map(*).reduce(0, +)
-      let det = n * stt - st * st
-      guard abs(det) > 1e-15 else { return nil }
-      p[axis] = (stt * sy - st * sty) / det
-      v[axis] = (n * sty - st * sy) / det
+    if let start, start.position.x.isFinite, start.velocity.x.isFinite {
+      (p, v) = start.model.advance(start.position, start.velocity, by: t0 - start.referenceTime)
+    } else {
+      for axis in 0..<3 {
+        // x(t) = a + b t + ½ g t²: subtract gravity, fit a line.
+        let g = model.gravity[axis]
+        let y = samples.indices.map { samples[$0].position[axis] - 0.5 * g * times[$0] * times[$0] }
+        let n = Double(times.count)
+        let st = times.reduce(0, +), stt = times.map { $0 * $0 }.reduce(0, +)
+        let sy = y.reduce(0, +), sty = zip(times, y).map(*).reduce(0, +)
+        let det = n * stt - st * st
+        guard abs(det) > 1e-15 else { return nil }
+        p[axis] = (stt * sy - st * sty) / det
+        v[axis] = (n * sty - st * sy) / det
+      }
     }
     // Extra parameters after the six of the state: the drag, then the spin's two components.
     let basis = free.spin ? FlightSpin.basis(velocity: v) : nil
@@ -91,9 +99,11 @@ public enum FlightFit {
     var params = [p.x, p.y, p.z, v.x, v.y, v.z]
     if fitDrag { params.append(model.drag) }
     if fitSpin {
-      // Start from the model's spin projected on the basis (zero for a spinless model).
-      params.append(dot(model.spin, basis!.top))
-      params.append(dot(model.spin, basis!.side))
+      // Start from the start flight's spin, else the model's, projected on the basis (zero for a
+      // spinless model).
+      let spin0 = start?.model.spin ?? model.spin
+      params.append(dot(spin0, basis!.top))
+      params.append(dot(spin0, basis!.side))
     }
     let count = params.count
     let spinIndex = fitDrag ? 7 : 6

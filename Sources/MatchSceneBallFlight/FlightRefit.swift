@@ -29,7 +29,7 @@ public struct FlightRefit: Sendable {
     let refitted = try! parallelMap(flights) { flight -> BallFlight in
       let samples = DragEstimate.samples(of: flight, observations, fps: fps, gate: gate(flight))
       guard samples.count >= segmentation.minSplitObservations,
-        let fitted = FlightFit.fitTestingSpin(samples, model: matchModel, frames: flight.frames),
+        let fitted = FlightFit.fitTestingSpin(samples, model: matchModel, frames: flight.frames, start: flight),
         fitted.rms.isFinite
       else { return flight }
       return fitted

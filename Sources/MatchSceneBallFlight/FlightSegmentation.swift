@@ -120,7 +120,7 @@ public struct FlightSegmentation: Sendable {
         // RMS, and without that bound a flight could swallow a stroke and the next flight (on the
         // harder simulator's seed 2 one did, and its path missed the ball by up to 0.8 m). The
         // observations since the last refit that kept it are left for the next flight.
-        if members.count < 12 || members.count % 3 == 0, let refit = fit(members, obs, fps: fps) {
+        if members.count < 12 || members.count % 3 == 0, let refit = fit(members, obs, fps: fps, start: flight) {
           guard refit.rms <= options.breakDistance else {
             members.removeLast(members.count - explained)
             break
@@ -129,7 +129,8 @@ public struct FlightSegmentation: Sendable {
           explained = members.count
         }
       }
-      if let final = fit(members, obs, fps: fps) { flight = final }
+      // The last refit is the final fit when it had all the members.
+      if explained != members.count, let final = fit(members, obs, fps: fps, start: flight) { flight = final }
       let parts = splitAtSurfaces(members, obs, fps: fps)
       if parts.count == 1 {
         flights.append((flight, members))
@@ -190,15 +191,19 @@ public struct FlightSegmentation: Sendable {
     return observedDepth > -options.penetrationTolerance && depth < -options.touchGap
   }
 
-  func fit(_ members: [Int], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double) -> BallFlight? {
+  /// The flight through the observations `members` of `obs`, with the spin free from `spinFreeFrom`
+  /// observations on; `start` is an earlier fit of most of them to start from.
+  func fit(
+    _ members: [Int], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double, start: BallFlight? = nil
+  ) -> BallFlight? {
     let samples = members.map { (time: Double(obs[$0].frame) / fps, position: obs[$0].position) }
     let frames = obs[members.first!].frame...obs[members.last!].frame
     if model.magnus > 0, members.count >= options.spinFreeFrom,
-      let spinning = FlightFit.fit(samples, model: model, frames: frames, free: FlightFitFreedom(spin: true)),
+      let spinning = FlightFit.fit(samples, model: model, frames: frames, free: FlightFitFreedom(spin: true), start: start),
       spinning.spin?.isPlausible ?? true
     {
       return spinning
     }
-    return FlightFit.fit(samples, model: model, frames: frames)
+    return FlightFit.fit(samples, model: model, frames: frames, start: start)
   }
 }

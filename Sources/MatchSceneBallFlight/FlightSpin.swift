@@ -64,15 +64,18 @@ extension FlightFit {
 
   /// The flight fitted without spin and, when the samples can show it, with spin free; the spinning
   /// fit is returned only when the F-test (`spinTestCritical`) prefers it, so spinless flights get no
-  /// spin. `model` gives the drag (and Magnus constant) to use.
+  /// spin. `model` gives the drag (and Magnus constant) to use. With `start` (an earlier fit of the
+  /// flight), the spinless fit starts from its state and the spinning one from it when it has a spin,
+  /// else from the spinless fit (`fit(_:model:frames:iterations:free:start:)`).
   public static func fitTestingSpin(
-    _ samples: [(time: Double, position: SIMD3<Double>)], model: BallModel, frames: ClosedRange<Int>
+    _ samples: [(time: Double, position: SIMD3<Double>)], model: BallModel, frames: ClosedRange<Int>, start: BallFlight? = nil
   ) -> BallFlight? {
     var spinless = model
     spinless.spin = .zero
-    guard let plain = fit(samples, model: spinless, frames: frames) else { return nil }
+    guard let plain = fit(samples, model: spinless, frames: frames, start: start) else { return nil }
+    let spinStart = start?.spin != nil ? start! : plain
     guard model.magnus > 0, samples.count >= 8, FlightSpin.basis(velocity: plain.velocity) != nil,
-      let spinning = fit(samples, model: spinless, frames: frames, free: FlightFitFreedom(spin: true)),
+      let spinning = fit(samples, model: spinless, frames: frames, free: FlightFitFreedom(spin: true), start: spinStart),
       let spin = spinning.spin, spin.isPlausible
     else { return plain }
     let n = Double(3 * samples.count)
