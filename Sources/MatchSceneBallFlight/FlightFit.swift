@@ -180,9 +180,10 @@ public enum FlightFit {
       rShifted = rcShifted
       let improvement = cost - cc
       cost = cc
-      // With extra parameters the Jacobian is refreshed once more after the last step, for the
-      // covariance.
-      if improvement < 1e-12 && (count == 6 || iteration > 0) { break }
+      // Converged when a step lowers the squared residual by less than 1e-8 of it (or 1e-12 m²): the
+      // parameters then move by far less than their uncertainty. With extra parameters the Jacobian
+      // is refreshed once more after the last step, for the covariance.
+      if improvement < max(1e-12, 1e-8 * cc) && (count == 6 || iteration > 0) { break }
     }
     let residualCount = Double(3 * samples.count)
     let variance = cost / max(1, residualCount - Double(count))

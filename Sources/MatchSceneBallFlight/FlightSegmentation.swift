@@ -161,7 +161,8 @@ public struct FlightSegmentation: Sendable {
     for next in flights {
       if let last = out.last, next.flight.frames.lowerBound - last.flight.frames.upperBound <= maxGapFrames {
         let members = last.members + next.members
-        if let joined = fit(members, obs, fps: fps),
+        let longer = last.members.count >= next.members.count ? last.flight : next.flight
+        if let joined = fit(members, obs, fps: fps, start: longer),
           joined.rms <= options.mergeFactor * max(last.flight.rms, next.flight.rms),
           !goesThrough(joined, members, obs, fps: fps)
         {
