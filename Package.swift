@@ -54,6 +54,8 @@ let package = Package(
       dependencies: ["CEigen"],
       cxxSettings: eigenSettings
     ),
+    // SHA-256's block function (the CPU's SHA extensions when present) for input and output fingerprints.
+    .target(name: "CSHA256"),
     .systemLibrary(
       name: "CEigen",
       pkgConfig: "eigen3",
@@ -81,7 +83,7 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneIO",
-      dependencies: ["MatchSceneCore", .product(name: "TOMLKit", package: "TOMLKit")],
+      dependencies: ["MatchSceneCore", "CSHA256", .product(name: "TOMLKit", package: "TOMLKit")],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -137,6 +139,12 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(
+      name: "MatchSceneOpenSim",
+      dependencies: ["MatchSceneCore", "MatchSceneIO"],
+      resources: [.copy("Resources/opensim_ik.py"), .copy("Resources/Markers_Coco17.xml")],
+      swiftSettings: swiftSettings
+    ),
+    .target(
       name: "MatchSceneReview",
       dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneIO"],
       swiftSettings: swiftSettings
@@ -155,7 +163,7 @@ let package = Package(
         "MatchSceneCore", "MatchSceneIO", "MatchSceneGeometry", "MatchSceneReconstruction",
         "MatchSceneSimulation", "MatchSceneAnalysis", "MatchSceneEvaluation", "MatchSceneExport", "MatchSceneAssimp",
         "MatchSceneReview", "MatchScenePipeline", "MatchSceneAssets", "MatchSceneForm",
-        "MatchSceneSessions", "MatchSceneBatch",
+        "MatchSceneSessions", "MatchSceneBatch", "MatchSceneOpenSim",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
@@ -212,7 +220,7 @@ let package = Package(
       path: "Tests/TestSupport"
     ),
     .testTarget(name: "MatchSceneCoreTests", dependencies: ["MatchSceneCore", "TestSupport"]),
-    .testTarget(name: "MatchSceneIOTests", dependencies: ["MatchSceneIO", "TestSupport"]),
+    .testTarget(name: "MatchSceneIOTests", dependencies: ["MatchSceneIO", "CSHA256", "TestSupport"]),
     .testTarget(name: "MatchSceneGeometryTests", dependencies: ["MatchSceneGeometry", "TestSupport"]),
     .testTarget(
       name: "MatchSceneSimulationTests",

@@ -2,6 +2,7 @@
 # MatchScene quick start for Debian 12 with Swift 6.3.
 #   ./quickstart.sh        install what is missing, build, simulate the demo match, reconstruct it
 #   ./quickstart.sh test   install what is missing (test tools included) and run the whole test suite
+#   ./quickstart.sh opensim  install OpenSim's Python package for `matchscene opensim` (.build/opensim)
 # Run as root, or as a user who may use sudo (apt-get is called through sudo then).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -19,7 +20,7 @@ runtime_packages=(pkg-config libeigen3-dev libassimp-dev)
 # slurm-wlm, munge: the batch test starts a private single-node Slurm cluster (as root).
 # The Blender tests open the scenes in Debian's Blender 3.4 (its glTF importer needs python3-numpy).
 # ffmpeg: the video overlay (and the tests decode screenshots with it).
-test_packages=(chromium libjs-three sqlite3 python3 python3-venv slurm-wlm munge blender python3-numpy ffmpeg)
+test_packages=(chromium libjs-three sqlite3 python3 python3-venv slurm-wlm munge blender python3-numpy ffmpeg godot3 xvfb xauth)
 python_tools=(c3d==0.6.0 ezc3d==1.7.2)
 
 install_missing() {
@@ -46,7 +47,25 @@ install_python_tools() {
   fi
 }
 
+# OpenSim's Python package (PyPI `opensim`, about 250 MB installed) for `matchscene opensim`, in its own
+# virtual environment .build/opensim, where the command looks for it (never the system's Python).
+install_opensim() {
+  local venv=.build/opensim
+  if ! "$venv/bin/python" -c "import opensim, numpy" 2>/dev/null; then
+    echo "Installing OpenSim's Python package (opensim, numpy) in $venv"
+    mkdir -p .build
+    /usr/bin/python3 -m venv "$venv"
+    "$venv/bin/pip" install -q opensim numpy
+  fi
+}
+
 case "$mode" in
+  opensim)
+    install_missing python3 python3-venv
+    install_opensim
+    echo "OpenSim $(.build/opensim/bin/python -c 'import opensim; print(opensim.__version__)') in .build/opensim:"
+    echo "  matchscene opensim <reconstruct output>"
+    ;;
   demo)
     install_missing "${runtime_packages[@]}"
     swift build -c release "${cxx_flags[@]}" --product matchscene
@@ -61,6 +80,7 @@ case "$mode" in
   test)
     install_missing "${runtime_packages[@]}" ${test_packages[@]+"${test_packages[@]}"}
     install_python_tools
+    install_opensim
     # Every tier: unit, integration (the CLI end to end on the release binary) and tools (Blender,
     # Chromium, Slurm, ffmpeg, the Python readers, a package depending on MatchScene by version).
     # One optimised build serves them all: `swift test -c release` builds the library, the tests (with
@@ -73,7 +93,7 @@ case "$mode" in
     Tests/Fuzz/run.sh 4
     ;;
   *)
-    echo "usage: $0 [demo|test]" >&2
+    echo "usage: $0 [demo|test|opensim]" >&2
     exit 2
     ;;
 esac

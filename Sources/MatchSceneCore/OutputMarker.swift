@@ -57,7 +57,7 @@ public struct OutputMarker: Sendable, Equatable {
   /// version). Any other entry there is the user's.
   public static let knownEntries: Set<String> = Set(MatchOutputFile.allCases.map(\.rawValue)).union([
     markerSelf, "scene.glb", "scene.gltf", "scene.bin", "scene.fbx", "scene.obj", "scene.mtl", "scene.dae", "scene.blend",
-    "scene.usdz", "zones.json", "mot", "form.html", "clips", "overlay", "three", "scene.html", "compare.json",
+    "scene.usdz", "zones.json", "mot", "opensim", "form.html", "clips", "overlay", "three", "scene.html", "compare.json",
     "compare.html",
   ])
   static let markerSelf = ".matchscene-output"

@@ -89,3 +89,12 @@ public func median(_ values: [Double]) -> Double {
   guard !s.isEmpty else { return .nan }
   return s.count % 2 == 1 ? s[s.count / 2] : 0.5 * (s[s.count / 2 - 1] + s[s.count / 2])
 }
+
+/// 1.4826 × the median absolute deviation from the median: the standard deviation of a normal sample,
+/// unmoved by a few outliers (Rousseeuw & Croux, "Alternatives to the median absolute deviation", JASA 88
+/// (1993) 1273–1283). NaN for fewer than two values.
+public func robustStandardDeviation(_ values: [Double]) -> Double {
+  guard values.count >= 2 else { return .nan }
+  let m = median(values)
+  return 1.4826 * median(values.map { abs($0 - m) })
+}

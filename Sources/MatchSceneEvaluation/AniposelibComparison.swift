@@ -32,17 +32,11 @@ public enum AniposelibComparison {
     try AtomicFile.write(obs.withUnsafeBytes { Data($0) }, to: folder.appendingPathComponent("observations.f64"))
     try AtomicFile.write(pts.withUnsafeBytes { Data($0) }, to: folder.appendingPathComponent("truth.f64"))
     try AtomicFile.write("{\"views\": \(views), \"points\": \(truth.count)}", to: folder.appendingPathComponent("scene.json"))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [script.path, folder.path, String(optimPoints)]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw InputError(file: script.path, "aniposelib comparison failed (\(python) \(script.path)); exit \(process.terminationStatus)")
+    let result = ChildProcess.run(URL(fileURLWithPath: python), [script.path, folder.path, String(optimPoints)])
+    guard result.status == 0 else {
+      throw InputError(
+        file: script.path, "aniposelib comparison failed (\(python) \(script.path)); exit \(result.status): \(result.stderr.suffix(2000))")
     }
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    return result.stdout.split(separator: "\n").map(String.init)
   }
 }

@@ -6,7 +6,7 @@ extension GLTFValidation {
   /// matrices a float MAT4 accessor with one affine matrix per joint; a node with `skin` holds a mesh
   /// whose primitives all have JOINTS_0 (unsigned byte or short VEC4, indices within the joints) and
   /// WEIGHTS_0 (float VEC4, each vertex's weights summing to 1 within 2e-3, §3.7.3.2), and a primitive
-  /// with JOINTS_0 only on such nodes.
+  /// with JOINTS_0 only on such nodes; each joint's own scale, when given, uniform and positive.
   mutating func checkSkins() {
     let skins = document.skins ?? []
     for (s, skin) in skins.enumerated() {
@@ -26,6 +26,14 @@ extension GLTFValidation {
         }
       } else if let first = ancestors.first, !first.contains(where: { a in ancestors.allSatisfy { $0.contains(a) } }) {
         fail(loc, "the joints have no common root")
+      }
+      // A joint's own transform is its bone's rest where importers key a bone relative to it (Godot 3:
+      // rest⁻¹ · key, split into a rotation and a scale): a rest scaled unevenly shears every key (limbs
+      // drawn apart), a zero scale cannot be inverted ("Basis must be normalized").
+      for j in skin.joints {
+        if let scale = nodes[j].scale, scale.count == 3, !(scale[0] > 0 && scale[0] == scale[1] && scale[1] == scale[2]) {
+          fail("nodes[\(j)]", "joint of \(loc) with scale \(scale): a joint's rest scale must be uniform and positive")
+        }
       }
       if let i = skin.inverseBindMatrices, let a = accessor(i, at: "\(loc).inverseBindMatrices") {
         if a.type != "MAT4" || a.componentType != GLTFComponentType.float.rawValue {

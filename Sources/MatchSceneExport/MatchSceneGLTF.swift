@@ -23,8 +23,8 @@ import MatchSceneCore
 /// The animation `match` samples every frame from the reconstruction's first to its last, times
 /// `(frame − firstFrame) / fps` from 0 s, with one shared time accessor. Frames where a track has no data
 /// hold the nearest known position (before, else after) and are hidden: a keypoint or the ball without
-/// data at a frame has scale 0 there (STEP), a limb scale 0 where either of its joints has none, a
-/// player scale 0 across gaps longer than `SceneOptions.hideGapsLongerThan`; a track or keypoint with no
+/// data at a frame has scale `hiddenScale` there (STEP), a limb `hiddenScale` where either of its joints has
+/// none, a player `hiddenScale` across gaps longer than `SceneOptions.hideGapsLongerThan`; a track or keypoint with no
 /// data at all is left out. `SceneOptions.clips` add more animations the same way, each with times from 0 s; a clip within
 /// the match shares the match's data (its outputs are views into the match's). `SceneOptions.ballTrail`
 /// adds `ball/trail-1`…; `SceneOptions.keyframeTolerance` thins out every channel's keys, each channel
@@ -37,6 +37,15 @@ public enum MatchSceneGLTF {
   public static let venueName = "venue"
   public static let animationName = "match"
   public static let generator = "MatchScene"
+  /// The uniform scale of a node hidden at a frame (STEP key): too small to see (a 2 m body becomes
+  /// 0.02 mm), yet invertible. A scale of exactly 0 made Godot 3's importer fail on every such key of a
+  /// skin joint ("Basis must be normalized": it takes rest⁻¹ · key apart into a rotation and a scale,
+  /// which a singular key has not). A viewer hides a node whose scale is at most `hiddenScaleLimit`.
+  public static let hiddenScale: Float = 1e-5
+  /// A viewer hides a node whose scale, or a joint whose world scale, is at most this: above the hidden
+  /// scale, below every shown one (a limb's length is at least `minimumLimbLength`, 0.1 mm; a trail
+  /// sphere's size at least its fade). The viewer page writes it as the literal 5e-5.
+  public static let hiddenScaleLimit: Float = 5e-5
 
   /// The glTF document of `motion` (positions in the calibration's world frame).
   /// - Parameters:

@@ -238,12 +238,12 @@ extension SceneAssembly {
     return o
   }
 
-  /// Scale (1, 1, 1) where `seen`, (0, 0, 0) elsewhere, flat.
+  /// Scale (1, 1, 1) where `seen`, `MatchSceneGLTF.hiddenScale` elsewhere, flat.
   static func visibilityScale(_ seen: [Bool]) -> [Float] {
     var scale: [Float] = []
     scale.reserveCapacity(3 * seen.count)
     for s in seen {
-      let x: Float = s ? 1 : 0
+      let x: Float = s ? 1 : MatchSceneGLTF.hiddenScale
       scale += [x, x, x]
     }
     return scale
@@ -311,7 +311,7 @@ extension SceneAssembly {
         add(.translation, linear, 3, flat(table.series(track: track, joint: joint, frames: frames)!), .distance,
           "\(name)/\(track)/\(joint)")
         if complete { addIdentityRotation() }
-        // Hidden (scale 0, STEP) at frames without data: the held position is not shown.
+        // Hidden (`MatchSceneGLTF.hiddenScale`, STEP) at frames without data: the held position is not shown.
         let seen = frames.map { table.known(track: track, joint: joint, frame: $0) }
         if seen.allSatisfy({ $0 }) {
           if complete { add(.scale, .step, 3, ones, .changes, "\(name)/unit-scale") }
@@ -320,10 +320,10 @@ extension SceneAssembly {
         }
       case .limb(let track, let from, let to):
         var pose = limbPoses(track: track, from: from, to: to, frames: frames)
-        // Hidden (scale 0) at frames where either joint has no data.
+        // Hidden (`MatchSceneGLTF.hiddenScale`) at frames where either joint has no data.
         for (k, f) in frames.enumerated()
         where !table.known(track: track, joint: from, frame: f) || !table.known(track: track, joint: to, frame: f) {
-          pose.scale[k] = .zero
+          pose.scale[k] = SIMD3(repeating: MatchSceneGLTF.hiddenScale)
         }
         let label = "\(name)/\(track)/\(from)-\(to)"
         add(.translation, linear, 3, GLTFBuilder.flatten(pose.translation), .distance, "\(label)/T")
@@ -342,7 +342,7 @@ extension SceneAssembly {
         var scale: [Float] = []
         scale.reserveCapacity(3 * n)
         for f in frames {
-          let s: Float = table.present(track: track, frame: f, gap: gap) ? 1 : 0
+          let s: Float = table.present(track: track, frame: f, gap: gap) ? 1 : MatchSceneGLTF.hiddenScale
           scale.append(s)
           scale.append(s)
           scale.append(s)
@@ -358,7 +358,7 @@ extension SceneAssembly {
         var scale: [Float] = []
         scale.reserveCapacity(3 * n)
         for f in late {
-          let s: Float = table.known(track: track, joint: joint, frame: f) ? size : 0
+          let s: Float = table.known(track: track, joint: joint, frame: f) ? size : MatchSceneGLTF.hiddenScale
           scale.append(s)
           scale.append(s)
           scale.append(s)

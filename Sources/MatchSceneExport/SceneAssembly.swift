@@ -10,11 +10,11 @@ struct SceneAssembly {
     case point(track: String, joint: String)
     /// Translation at `from`, rotation turning +y towards `to`, scale (1, |to − from|, 1).
     case limb(track: String, from: String, to: String)
-    /// Scale 1 while the track is on stage, 0 (hidden) before it appears, after it leaves and across
+    /// Scale 1 while the track is on stage, `MatchSceneGLTF.hiddenScale` before it appears, after it leaves and across
     /// gaps longer than `SceneOptions.hideGapsLongerThan` — so nobody stands frozen where last seen.
     case visibility(track: String)
     /// Translation follows one joint of one track `delay` frames late; scale `size` at frames whose
-    /// delayed frame has data, 0 (hidden) elsewhere (`SceneOptions.ballTrail`).
+    /// delayed frame has data, `MatchSceneGLTF.hiddenScale` elsewhere (`SceneOptions.ballTrail`).
     case trail(track: String, joint: String, delay: Int, size: Float)
   }
 
@@ -163,10 +163,14 @@ struct SceneAssembly {
         let to = skeleton.keypoints[b]
         guard joints.contains(from), joints.contains(to) else { continue }
         let pose = limbPoses(track: track, from: from, to: to, frames: start)
+        // The node's own (rest) transform has no scale: importers that take it as a bone's rest and
+        // express each key relative to it (Godot 3's rest⁻¹ · key, then a rotation and a scale) need an
+        // orthonormal rest; a rest scaled (1, length, 1), or 0 where the first frame is hidden, shears
+        // every key or cannot be inverted. The animation carries the limb's length from the first frame.
         let node = builder.addNode(
           GLTFNode(
             name: "\(track)/\(from)-\(to)", mesh: limbMesh, translation: pose.translation[0].array,
-            rotation: pose.rotation[0].array, scale: pose.scale[0].array),
+            rotation: pose.rotation[0].array),
           parent: playerNode)
         animated.append((node, .limb(track: track, from: from, to: to)))
         let q = pose.rotation[0]
@@ -247,7 +251,8 @@ struct SceneAssembly {
 
   /// A glTF camera at `camera`'s pose. glTF cameras look down local −z with +y up (§3.10.1); OpenCV cameras
   /// look down +z with +y down, so the node's rotation is worldFromCam.rotation · diag(1, −1, −1).
-  /// yfov = 2 atan(h / 2fy), aspectRatio = w / h (§3.10.3).
+  /// yfov = 2 atan(h / 2fy), aspectRatio = w / h (§3.10.3); the node's extras carry the rest of the
+  /// calibration (`Camera.gltfExtras`: image size, principal point, distortion).
   mutating func addCamera(_ camera: Camera, parent: Int) throws {
     let w = Double(camera.imageSize.width)
     let h = Double(camera.imageSize.height)
@@ -267,7 +272,7 @@ struct SceneAssembly {
     _ = builder.addNode(
       GLTFNode(
         name: camera.name, camera: index, translation: MatchSceneGLTF.array(worldFromCam.translation),
-        rotation: MatchSceneGLTF.array(q)),
+        rotation: MatchSceneGLTF.array(q), extras: camera.gltfExtras),
       parent: parent)
   }
 

@@ -40,13 +40,13 @@ public struct SceneOptions: Sendable {
   /// their real frames, so an animation jumps over the empty stretches between runs of data (the frames
   /// at each side of one hold no data: players are hidden across it, nothing glides for hours).
   public var frameAxis: FrameAxis = .identity
-  /// A player is hidden (scale 0) across gaps in its data longer than this, and before and after its
+  /// A player is hidden (`MatchSceneGLTF.hiddenScale`) across gaps in its data longer than this, and before and after its
   /// track, seconds; shorter gaps are bridged by interpolation.
   public var hideGapsLongerThan: Double = 0.5
   /// Length of the ball's trail, seconds; 0 (the default) draws none. The trail is
   /// `ballTrailSpheres` smaller, fading copies of the ball, nodes `ball/trail-1` … `ball/trail-N`
   /// beside `ball`, sphere k following the ball's track k/N of this time behind it (rounded to whole
-  /// frames, at least one); a sphere is hidden (scale 0) at frames where its delayed position has no data.
+  /// frames, at least one); a sphere is hidden (`MatchSceneGLTF.hiddenScale`) at frames where its delayed position has no data.
   /// At most `maxBallTrail`.
   public var ballTrail: Double = 0
   /// The longest ball trail accepted, seconds (a minute: longer than any rally).

@@ -37,54 +37,65 @@ public enum AngleAnalysis {
   ) -> AngleSeries {
     let n = track.frameCount
     let angleCount = FormAngle.allCases.count
+    let missing = SIMD3<Double>(repeating: .nan)
+    // Every keypoint of every frame, NaN where it is missing: an angle is empty only where a keypoint
+    // it uses is (NaN propagates through `AngleKinematics`).
+    var raw = [SIMD3<Double>](repeating: missing, count: 12 * n)
+    var sigmas = [Double](repeating: 0, count: 12 * n)
     var points = [BodyPoints?](repeating: nil, count: n)
-    var sigmas = [[Double]](repeating: [], count: n)
     var measuredSigmas: [Double] = []
+    var filled: [Int] = []
     for i in 0..<n {
       let frame = track.firstFrame + i
-      var p: [SIMD3<Double>] = []
-      p.reserveCapacity(12)
-      var s: [Double] = []
-      s.reserveCapacity(12)
-      for j in joints {
+      var complete = true
+      for (k, j) in joints.enumerated() {
         let sample = track[joint: j, frame: frame]
-        guard sample.isPresent else { break }
-        p.append(sample.position)
-        let sigma = sample.state == .measured ? uncertainty.sigma(reprojectionPx: sample.reprojectionPx, views: Int(sample.views)) : nil
-        if let sigma { measuredSigmas.append(sigma) }
-        s.append(sigma ?? -1)
+        guard sample.isPresent else {
+          complete = false
+          continue
+        }
+        raw[12 * i + k] = sample.position
+        if sample.state == .measured, let sigma = uncertainty.sigma(reprojectionPx: sample.reprojectionPx, views: Int(sample.views)) {
+          measuredSigmas.append(sigma)
+          sigmas[12 * i + k] = sigma
+        } else {
+          filled.append(12 * i + k)
+        }
       }
-      guard p.count == 12 else { continue }
+      guard complete else { continue }
       let earPoints = ears.compactMap { track.position(joint: $0, frame: frame) }
       let head = earPoints.count == 2 ? 0.5 * (earPoints[0] + earPoints[1]) : nose.flatMap { track.position(joint: $0, frame: frame) }
-      points[i] = BodyPoints(points: p, head: head)
-      sigmas[i] = s
+      points[i] = BodyPoints(points: Array(raw[(12 * i)..<(12 * i + 12)]), head: head)
     }
     measuredSigmas.sort()
     let fallback = measuredSigmas.isEmpty ? 0 : 2 * measuredSigmas[measuredSigmas.count / 2]
+    for k in filled { sigmas[k] = fallback }
 
     var angles = [Double](repeating: .nan, count: angleCount * n)
     var sd = angles
     var scratch = [Double](repeating: .nan, count: angleCount)
     var base = scratch
     for i in 0..<n {
-      guard let b = points[i] else { continue }
-      let p = b.array
+      let p = Array(raw[(12 * i)..<(12 * i + 12)])
+      guard p.contains(where: { $0.x.isFinite }) else { continue }
       AngleKinematics.fill(p, into: &base)
-      let s = sigmas[i].map { $0 < 0 ? fallback : $0 }
-      let deviation = uncertainty.angleSD(p, sigmas: s, base: base, scratch: &scratch)
-      for a in 0..<angleCount {
+      let deviation = uncertainty.angleSD(p, sigmas: Array(sigmas[(12 * i)..<(12 * i + 12)]), base: base, scratch: &scratch)
+      for a in 0..<angleCount where base[a].isFinite {
         angles[a * n + i] = base[a]
         sd[a * n + i] = deviation[a]
       }
     }
 
     // Wrist speeds by central differences (one-sided at the ends of a run of known frames).
+    func wrist(_ side: BodySide, _ i: Int) -> SIMD3<Double>? {
+      let w = raw[12 * i + (side == .left ? 4 : 5)]
+      return w.x.isFinite ? w : nil
+    }
     func speed(_ side: BodySide) -> [Double] {
       (0..<n).map { i in
-        guard let here = points[i]?.wrist(side) else { return .nan }
-        let before = i > 0 ? points[i - 1]?.wrist(side) : nil
-        let after = i + 1 < n ? points[i + 1]?.wrist(side) : nil
+        guard let here = wrist(side, i) else { return .nan }
+        let before = i > 0 ? wrist(side, i - 1) : nil
+        let after = i + 1 < n ? wrist(side, i + 1) : nil
         switch (before, after) {
         case let (b?, a?): return length(a - b) * fps / 2
         case let (b?, nil): return length(here - b) * fps
@@ -96,11 +107,14 @@ public enum AngleAnalysis {
     let left = speed(.left), right = speed(.right)
     let side = Handedness.estimate(leftSpeed: left, rightSpeed: right, firstFrame: track.firstFrame, fps: fps, hitFrames: hits)
     var measures = [Double](repeating: .nan, count: FormMeasure.allCases.count * n)
+    var hand = [SIMD3<Double>](repeating: missing, count: n)
     for i in 0..<n {
       measures[i] = side == .left ? left[i] : right[i]
-      guard let b = points[i] else { continue }
-      let feet = b.leftAnkle - b.rightAnkle
+      let feet = raw[12 * i + 10] - raw[12 * i + 11]
       measures[n + i] = (feet.x * feet.x + feet.y * feet.y).squareRoot()
+      // NaN unless the racket wrist and both hips are there.
+      hand[i] = raw[12 * i + (side == .left ? 4 : 5)] - 0.5 * (raw[12 * i + 6] + raw[12 * i + 7])
+      guard let b = points[i] else { continue }
       let com = SegmentTable.centreOfMass(b)
       measures[2 * n + i] = com.x
       measures[3 * n + i] = com.y
@@ -108,6 +122,6 @@ public enum AngleAnalysis {
     }
     return AngleSeries(
       track: track.id, fps: fps, firstFrame: track.firstFrame, frameCount: n, racketSide: side, angles: angles,
-      angleSD: sd, measures: measures, points: points)
+      angleSD: sd, measures: measures, points: points, racketHandFromPelvis: hand)
   }
 }

@@ -94,7 +94,8 @@ public enum AngleKinematics {
     return n > 0 ? 180 - inner * degrees : .nan
   }
 
-  @inline(__always) static func clamp(_ x: Double) -> Double { min(1, max(-1, x)) }
+  /// NaN stays NaN (a missing keypoint must not read as 180°).
+  @inline(__always) static func clamp(_ x: Double) -> Double { x.isNaN ? x : min(1, max(-1, x)) }
   @inline(__always) static func unit(_ v: SIMD3<Double>) -> SIMD3<Double> {
     let n = length(v)
     return n > 0 ? v / n : SIMD3(repeating: .nan)

@@ -30,7 +30,9 @@ public struct FormResult: Sendable {
 
   public func series(_ track: String) -> AngleSeries? { series.first { $0.track == track } }
 
-  /// Writes `angles.csv`, `strokes.json` and `mot/<track>.mot` into `folder` (created if needed).
+  /// Writes `angles.csv`, `strokes.json` and `mot/<track>.mot` into `folder` (created if needed); a track
+  /// without one frame holding every keypoint the angles need gets no `.mot` (OpenSim refuses a motion of no
+  /// rows).
   public func write(to folder: URL) throws {
     try FileManager.default.createDirectory(at: folder.appendingPathComponent("mot"), withIntermediateDirectories: true)
     // A sparse match's analysis ran on its compact axis (`FrameAxis`): the files give real frames and times.
@@ -39,14 +41,21 @@ public struct FormResult: Sendable {
     let placed = axis.isIdentity ? strokes : strokes.map { s in
       var s = s
       s.contactTime = axis.realTime(s.contactTime, frame: s.contactFrame, fps: motion.fps)
+      let shift = Double(axis.real(s.contactFrame) - s.contactFrame)
+      s.landmarks = s.landmarks.map {
+        StrokeLandmarks(
+          backswingStart: $0.backswingStart + shift, forwardSwingStart: $0.forwardSwingStart + shift,
+          contact: $0.contact + shift, followThroughEnd: $0.followThroughEnd + shift)
+      }
       s.backswingStartFrame = axis.real(s.backswingStartFrame)
+      s.forwardSwingStartFrame = s.forwardSwingStartFrame.map(axis.real)
       s.contactFrame = axis.real(s.contactFrame)
       s.followThroughEndFrame = axis.real(s.followThroughEndFrame)
       return s
     }
     try StrokesJSON.write(placed, to: folder.appendingPathComponent("strokes.json"))
     let files = try FileName.files(series.map(\.track), suffix: ".mot", in: folder.appendingPathComponent("mot"))
-    for s in series { try OpenSimMOT.write(s, axis: axis, to: files[s.track]!) }
+    for s in series where s.frames.contains(where: s.hasBody) { try OpenSimMOT.write(s, axis: axis, to: files[s.track]!) }
   }
 }
 

@@ -14,7 +14,10 @@
 /// - elbow and knee flexion: 180° minus the angle between the two segments, 0° straight, 0…180°;
 /// - hip flexion: the thigh's angle in the pelvis sagittal plane, 0° thigh along −Y, positive knee
 ///   forward, −180…180°; the pelvis frame is level (two hip keypoints cannot show pelvic tilt): Z along
-///   the hip line to the right, Y the venue's up made perpendicular to Z, X = Y × Z;
+///   the hip line to the right, Y the venue's up made perpendicular to Z, X = Y × Z. So 0° is the thigh
+///   hanging plumb, not along the trunk: this is the thigh's angle from the vertical, and OpenSim's
+///   `hip_flexion` (measured from the pelvis segment) differs from it by the pelvis's tilt (more
+///   flexion here when the pelvis tilts back, less when it tilts forward);
 /// - trunk lean: the trunk axis (hip centre → shoulder centre) from the venue's vertical in the pelvis
 ///   sagittal plane, positive forward, −180…180°;
 /// - trunk rotation relative to the pelvis (the "X-factor"): the signed angle from the hip line to the

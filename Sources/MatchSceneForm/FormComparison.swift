@@ -1,5 +1,7 @@
 /// Every stroke of a match scored against a reference: the given one for strokes of its kind, else the
-/// mean of the same player's strokes of the same kind (their own average).
+/// player's own strokes of the same kind (their sample-by-sample median, `StrokeCurves.median`). The
+/// spread that deviations are measured in is the reference's own (`ReferenceSpread`); a reference file
+/// saved without one borrows the player's own strokes' spread about it.
 public struct FormComparison: Sendable {
   public struct Entry: Sendable {
     public var stroke: FormStroke
@@ -7,6 +9,7 @@ public struct FormComparison: Sendable {
     public var reference: StrokeCurves
     /// `own average (n strokes)` or the reference's name.
     public var referenceName: String
+    public var spread: ReferenceSpread?
     public var score: FormScore
   }
   public var entries: [Entry]
@@ -17,19 +20,26 @@ public struct FormComparison: Sendable {
       guard let series = result.series(s.track), let c = StrokeCurves(s, series: series) else { continue }
       curves.append((s, c))
     }
-    var averages: [String: (StrokeCurves, Int)] = [:]
-    for (s, _) in curves where averages["\(s.track)/\(s.kind)"] == nil {
+    struct Group { var centre: StrokeCurves; var spread: ReferenceSpread?; var count: Int; var members: [StrokeCurves] }
+    var groups: [String: Group] = [:]
+    for (s, _) in curves where groups["\(s.track)/\(s.kind)"] == nil {
       let same = curves.filter { $0.0.track == s.track && $0.0.kind == s.kind }.map(\.1)
-      if let mean = StrokeCurves.mean(same) { averages["\(s.track)/\(s.kind)"] = (mean, same.count) }
+      if let centre = StrokeCurves.median(same) {
+        groups["\(s.track)/\(s.kind)"] = Group(
+          centre: centre, spread: ReferenceSpread(same, centre: centre), count: same.count, members: same)
+      }
     }
     entries = curves.compactMap { s, c in
+      guard let group = groups["\(s.track)/\(s.kind)"] else { return nil }
       if let reference, reference.kind == s.kind {
-        return Entry(stroke: s, curves: c, reference: reference.curves, referenceName: reference.name,
-          score: FormScore.compare(c, with: reference.curves))
+        let spread = reference.spread ?? ReferenceSpread(group.members, centre: reference.curves)
+        return Entry(
+          stroke: s, curves: c, reference: reference.curves, referenceName: reference.name, spread: spread,
+          score: FormScore.compare(c, with: reference.curves, spread: spread, kind: s.kind))
       }
-      guard let (mean, n) = averages["\(s.track)/\(s.kind)"] else { return nil }
-      return Entry(stroke: s, curves: c, reference: mean, referenceName: "own average (\(n) \(s.kind.rawValue)s)",
-        score: FormScore.compare(c, with: mean))
+      return Entry(
+        stroke: s, curves: c, reference: group.centre, referenceName: "own average (\(group.count) \(s.kind.rawValue)s)",
+        spread: group.spread, score: FormScore.compare(c, with: group.centre, spread: group.spread, kind: s.kind))
     }
   }
 

@@ -2,8 +2,8 @@ import Foundation
 import MatchSceneIO
 
 /// `form.html`: per stroke its score against the reference, the per-joint detail, the comments and SVG
-/// plots of each joint's angle against the reference's over the normalised stroke (contact marked at
-/// 50 %). Self-contained: nothing fetched; its one script only reports page errors into `<pre id="errors">`
+/// plots of each joint's angle against the reference's over the registered stroke (`StrokeCurves`:
+/// contact marked at 50 %). Self-contained: nothing fetched; its one script only reports page errors into `<pre id="errors">`
 /// and sets `<pre id="status">` to `ready` once loaded (as the scene viewer does).
 public enum FormPage {
   public static func render(_ comparison: FormComparison, title: String) -> String {
@@ -31,9 +31,14 @@ public enum FormPage {
       </script></head><body>
       <pre id="errors"></pre><pre id="status">loading</pre>
       <h1>\(escape(title))</h1>
-      <p>Score = mean over the joints of 100·exp(−RMS deviation / 30°) after aligning the strokes at contact
-      (time-normalised phases, DTW on the racket hand's speed). Red: the stroke; dashed grey: the reference;
-      blue: contact.</p>
+      <p>Strokes are registered at four landmarks (backswing start, forward swing start, contact, follow-through
+      end; Ramsay &amp; Silverman's landmark registration). Per joint and phase the mean deviation from the reference
+      is measured in the reference's own stroke-to-stroke spread (at least the angle's measurement σ); a joint's
+      sub-score is 100/(1 + (Z/4)²) of its phase-weighted deviation Z (contact 0.4, forward swing 0.3, backswing and
+      follow-through 0.15), the score the mean of the sub-scores weighted by the joint's role (racket arm 3, trunk
+      rotation 2, trunk lean 1.5, racket-side leg 1, free leg 0.5). Comments only where a deviation is at least
+      3.5 spreads and 5°. Every figure is also in form.json. Red: the stroke; dashed grey: the reference; blue:
+      contact.</p>
 
       """
     for (i, e) in comparison.entries.enumerated() {
@@ -44,8 +49,8 @@ public enum FormPage {
         <p><span class="score">\(String(format: "%.1f", e.score.score))</span> / 100 against \(escape(e.referenceName)).
         Contact height \(String(format: "%.2f", s.contactHeight)) m\(s.handSpeedAtContact.map { String(format: ", hand speed %.1f m/s", $0) } ?? "")\(s.ballSpeedAfter.map { String(format: ", ball speed after %.1f m/s", $0) } ?? "").</p>
         <ul>\(e.score.comments.map { "<li>\(escape($0))</li>" }.joined())</ul>
-        <table><tr><th>joint</th><th>sub-score</th><th>RMS °</th><th>largest °</th><th>at s from contact</th></tr>
-        \(e.score.joints.map { d in "<tr><td>\(d.joint.rawValue)</td><td>\(String(format: "%.1f", d.subScore))</td><td>\(String(format: "%.1f", d.rmsDeviation))</td><td>\(String(format: "%+.1f", d.largestDeviation))</td><td>\(String(format: "%+.2f", d.largestAtSeconds))</td></tr>" }.joined(separator: "\n"))
+        <table><tr><th>joint</th><th>weight</th><th>sub-score</th><th>deviation (spreads)</th><th>largest in</th><th>by °</th><th>RMS °</th></tr>
+        \(e.score.joints.map { d in "<tr><td>\(d.joint.rawValue)</td><td>\(String(format: "%.1f", d.weight))</td><td>\(String(format: "%.1f", d.subScore))</td><td>\(String(format: "%.1f", d.deviation))</td><td>\(d.largestPhase.rawValue)</td><td>\(String(format: "%+.1f", d.largestDeviation))</td><td>\(String(format: "%.1f", d.rmsDeviation))</td></tr>" }.joined(separator: "\n"))
         </table>
         <div class="plots">\(FormJoint.allCases.map { plot($0, e) }.joined())</div>
         <p class="clip">3D clip of this stroke: <code>matchscene clip &lt;out&gt; --player \(escape(s.track)) --stroke \(s.number)</code>

@@ -32,6 +32,9 @@ public struct StrokeReference: Sendable, Codable, Equatable {
   public var sources: [String]
   public var curves: StrokeCurves
   public var ghost: Ghost?
+  /// The strokes' own stroke-to-stroke spread (`ReferenceSpread`), when made of enough strokes; absent
+  /// in references saved before it existed.
+  public var spread: ReferenceSpread?
 
   /// The reference of `strokes` (each with its player's series in `result`); nil when none has curves.
   public static func make(name: String, strokes: [FormStroke], result: FormResult) -> StrokeReference? {
@@ -45,7 +48,7 @@ public struct StrokeReference: Sendable, Codable, Equatable {
     guard let first = used.first, let mean = StrokeCurves.mean(curves) else { return nil }
     return StrokeReference(
       name: name, kind: first.kind, hand: first.hand, sources: used.map { "\($0.track)#\($0.number)" }, curves: mean,
-      ghost: ghost(first, result: result))
+      ghost: ghost(first, result: result), spread: ReferenceSpread(curves, centre: mean))
   }
 
   /// The player's frame at `stroke`'s contact: floor point below the hip centre, pelvis heading.

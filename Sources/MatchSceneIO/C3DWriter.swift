@@ -3,29 +3,68 @@ import MatchSceneCore
 
 /// A match's marker trajectories as a C3D file, the biomechanics exchange format (C3D.ORG, "The C3D File
 /// Format User Guide", Motion Lab Systems 2008): a 512-byte header, the parameter section, then per frame
-/// per marker x, y, z as IEEE little-endian Float32 (processor type 84, Intel) and a fourth word holding the
-/// camera mask (high byte) and the residual (low byte, in units of |POINT:SCALE|), -1 for no data.
+/// per marker x, y, z as IEEE little-endian Float32 (processor type 84, Intel) and a fourth Float32 holding the
+/// residual word, -1 for no data.
+///
+/// The residual word (C3D.ORG, "3D Data - Floating-point Format"): the float is converted to a signed 16-bit
+/// integer read as two bytes, the first (in the file's byte order: for Intel the low byte) the camera mask,
+/// the second (for Intel the high byte) the residual in units of |POINT:SCALE|; so here the float holds
+/// `residual × 256 + mask`, the residual at most 127 so that the word stays positive (negative: invalid).
+/// This is how C3D.ORG's Intel sample files (Sample01 `Eb015pi.c3d`/`Eb015pr.c3d`) and ezc3d (the reader
+/// OpenSim and pyomeca use, 1.7.2) store and read it. The PyPI package `c3d` (0.6.0) reads the two bytes the
+/// other way round (the residual from the low byte): through it the residual reads as the mask and the mask
+/// as the residual.
 ///
 /// What is written:
 /// - one marker per keypoint (or Pose2Sim marker, see `MarkerNames`) of every person, labelled
 ///   `<track>:<marker>` with the track as the subject prefix (`SUBJECTS` group, as Vicon writes several
-///   subjects), and `ball` when the match has a ball; names that are not short ASCII are rewritten and
-///   clashes numbered (`C3DLabels`), the names as given kept in `DESCRIPTIONS`;
+///   subjects), or the marker alone with `C3DLayout.plainNames` (a file per player), and `ball` when the
+///   match has a ball; names that are not short ASCII are rewritten and clashes numbered (`C3DLabels`), the
+///   names as given kept in `DESCRIPTIONS`;
 /// - positions in metres in the calibration's world frame, the same numbers as `tracks.csv`
-///   (`POINT:UNITS` = `m`);
+///   (`POINT:UNITS` = `m`), or with `C3DLayout.yUp` in OpenSim's y-up frame as the TRC files
+///   (`TRCWriter.openSimFromWorld`; `MATCHSCENE:FRAME` says which);
 /// - `POINT:RATE` the capture rate; C3D frame 1 is match frame `MATCHSCENE:FIRST_FRAME`;
 ///   counts beyond 65535 frames go in `TRIAL:ACTUAL_END_FIELD` and `POINT:LONG_FRAMES`;
 /// - residuals: a measured sample's reprojection error turned into metres at its distance from the cameras
 ///   (pixels × mean depth / focal length over the cameras in front of it), 1 mm steps, at least 1 mm; a
 ///   filled sample has residual 0 ("modelled" in the C3D convention); a missing one is invalid (-1).
-///   The camera mask is 0: which cameras saw a point is not kept.
+///   The residual is rounded to whole |POINT:SCALE| (1 mm) and kept within 1…127 mm: a reader gets
+///   `C3DWriter.residualMetres(...)`. The camera mask is 0: which cameras saw a point is not kept here
+///   (`views.csv` lists them).
+public struct C3DLayout: Sendable, Equatable {
+  /// Labels without the `<track>:` subject prefix (`SUBJECTS:USES_PREFIXES` 0); clashes between people
+  /// are numbered (`C3DLabels.unique`), so use it for a file holding one person.
+  public var plainNames = false
+  /// Positions in OpenSim's frame (x, z, −y of a z-up world) rather than the world's.
+  public var yUp = false
+  public init(plainNames: Bool = false, yUp: Bool = false) {
+    self.plainNames = plainNames
+    self.yUp = yUp
+  }
+}
+
 public enum C3DWriter {
   /// |POINT:SCALE|: the residual's unit, metres.
   public static let residualUnit = 0.001
+  /// The largest residual written, in `residualUnit`s: the residual byte is the word's high byte, whose top
+  /// bit is the word's sign (negative: invalid point).
+  public static let maxResidualUnits = 127
+
+  /// The residual stored for a measured sample `metres` off (pixels × metres per pixel): whole units of
+  /// `residualUnit`, at least 1 (0 means "modelled"), at most `maxResidualUnits`.
+  public static func residualUnits(metres: Double) -> Int {
+    Int(min(Double(maxResidualUnits), max(1, (max(0, metres) / residualUnit).rounded())))
+  }
+
+  /// The fourth float of a point: the residual word `residual × 256 + cameraMask` (see the type's notes).
+  static func residualWord(units: Int, cameraMask: Int = 0) -> Float {
+    Float(units * 256 + (cameraMask & 0x7f))
+  }
 
   /// The points of the file in order: their labels (`C3DLabels`), descriptions, (track, marker) columns
   /// and the subjects (people) with their label prefixes.
-  static func points(_ motion: MotionModel, set: MarkerSet, playerNames: [String: String]) -> (
+  static func points(_ motion: MotionModel, set: MarkerSet, playerNames: [String: String], plainNames: Bool = false) -> (
     labels: [String], descriptions: [String], columns: [(track: Int, marker: Int)], subjects: [(id: String, prefix: String)]
   ) {
     // Labels are ASCII, short and unique (`C3DLabels`); the names as given go in the descriptions.
@@ -40,7 +79,7 @@ public enum C3DWriter {
         descriptions.append("ball")
         columns.append((t, 0))
       } else {
-        let prefix = trackLabels[t] + ":"
+        let prefix = plainNames ? "" : trackLabels[t] + ":"
         subjects.append((track.id, prefix))
         for m in 0..<set.count {
           labels.append(prefix + C3DLabels.part(set.names[m], limit: C3DLabels.maxLength - prefix.count))
@@ -61,10 +100,10 @@ public enum C3DWriter {
   /// - Throws: `InputError` when the model is empty or the rate is not positive and finite.
   public static func render(
     _ motion: MotionModel, naming: MarkerNames = .keypoints, cameras: [Camera] = [],
-    playerNames: [String: String] = [:], file: String = "match.c3d"
+    playerNames: [String: String] = [:], layout: C3DLayout = C3DLayout(), file: String = "match.c3d"
   ) throws -> [UInt8] {
     var whole: [UInt8] = []
-    try render(motion, naming: naming, cameras: cameras, playerNames: playerNames, file: file, pieceBytes: nil) {
+    try render(motion, naming: naming, cameras: cameras, playerNames: playerNames, layout: layout, file: file, pieceBytes: nil) {
       swap(&whole, &$0)
     }
     return whole
@@ -74,14 +113,14 @@ public enum C3DWriter {
   /// each piece whole frames; `emit` may empty the buffer it is given (its capacity is reused when kept).
   /// A 10-minute match's file (30 MB) is then never held whole while it is written.
   static func render(
-    _ motion: MotionModel, naming: MarkerNames, cameras: [Camera], playerNames: [String: String], file: String,
-    pieceBytes: Int?, _ emit: (inout [UInt8]) throws -> Void
+    _ motion: MotionModel, naming: MarkerNames, cameras: [Camera], playerNames: [String: String],
+    layout: C3DLayout = C3DLayout(), file: String, pieceBytes: Int?, _ emit: (inout [UInt8]) throws -> Void
   ) throws {
     guard let frames = motion.frames, motion.fps.isFinite, motion.fps > 0 else {
       throw InputError(file: file, "nothing to write: the match has no frames")
     }
     let set = MarkerSet(skeleton: motion.skeleton, naming: naming)
-    let (labels, descriptions, columns, subjects) = points(motion, set: set, playerNames: playerNames)
+    let (labels, descriptions, columns, subjects) = points(motion, set: set, playerNames: playerNames, plainNames: layout.plainNames)
     guard !labels.isEmpty else { throw InputError(file: file, "nothing to write: the match has no tracks") }
     guard labels.count <= Int(Int16.max) else {
       throw InputError(file: file, "\(labels.count) markers are more than a C3D file holds (\(Int16.max))")
@@ -109,7 +148,7 @@ public enum C3DWriter {
     params.int16(trial, "ACTUAL_START_FIELD", [1, 0], "first frame: low and high 16-bit words")
     params.int16(trial, "ACTUAL_END_FIELD", [Int(UInt16(frameCount & 0xffff)), frameCount >> 16], "last frame: low and high 16-bit words")
     let subjectsGroup = params.group("SUBJECTS", "people; ball markers have no prefix")
-    params.int16(subjectsGroup, "USES_PREFIXES", [1], "labels start with the subject's prefix")
+    params.int16(subjectsGroup, "USES_PREFIXES", [layout.plainNames ? 0 : 1], layout.plainNames ? "labels are the markers alone" : "labels start with the subject's prefix")
     params.int16(subjectsGroup, "NUMBER", [subjects.count], "")
     if !subjects.isEmpty {
       params.strings(subjectsGroup, "NAMES", subjects.map { C3DLabels.text(playerNames[$0.id] ?? $0.id) }, "")
@@ -120,7 +159,11 @@ public enum C3DWriter {
     params.string(maker, "SOFTWARE", "matchscene", "")
     let ours = params.group("MATCHSCENE", "MatchScene")
     params.float(ours, "FIRST_FRAME", [Float(frames.lowerBound)], "match frame of C3D frame 1")
-    params.string(ours, "FRAME", "world", "coordinates: the calibration's world frame, as tracks.csv")
+    if layout.yUp {
+      params.string(ours, "FRAME", "opensim", "coordinates: OpenSim's y-up frame, (x, z, -y) of the world")
+    } else {
+      params.string(ours, "FRAME", "world", "coordinates: the calibration's world frame, as tracks.csv")
+    }
 
     let parameterBlocks = (4 + params.bytes.count + 511) / 512
     let dataStart = 2 + parameterBlocks
@@ -169,10 +212,10 @@ public enum C3DWriter {
         }
         var residual: Float = 0
         if s.state == .measured {
-          let metres = max(0, s.reprojectionPx) * metresPerPixel(s.position)
-          residual = Float(min(255, max(1, (metres / residualUnit).rounded())))
+          residual = residualWord(units: residualUnits(metres: max(0, s.reprojectionPx) * metresPerPixel(s.position)))
         }
-        appendFloats(&out, Float(s.position.x), Float(s.position.y), Float(s.position.z), residual)
+        let p = layout.yUp ? TRCWriter.openSimFromWorld(s.position) : s.position
+        appendFloats(&out, Float(p.x), Float(p.y), Float(p.z), residual)
       }
     }
     // No padding after the last frame: readers that count frames from the file's size (ezc3d beyond
@@ -187,11 +230,11 @@ public enum C3DWriter {
   /// 4 MB pieces, the same bytes as `render`.
   public static func write(
     _ motion: MotionModel, naming: MarkerNames = .keypoints, cameras: [Camera] = [],
-    playerNames: [String: String] = [:], to url: URL
+    playerNames: [String: String] = [:], layout: C3DLayout = C3DLayout(), to url: URL
   ) throws {
     try AtomicFile.write(to: url) { write in
       try render(
-        motion, naming: naming, cameras: cameras, playerNames: playerNames, file: url.path,
+        motion, naming: naming, cameras: cameras, playerNames: playerNames, layout: layout, file: url.path,
         pieceBytes: writePieceBytes
       ) { piece in try piece.withUnsafeBytes { try write($0) } }
     }

@@ -15,6 +15,25 @@ extension TRCWriter {
     }
   }
 
+  /// TRC text of one person's track with every position mapped by `place` (e.g. into OpenSim's frame, see
+  /// `MatchSceneOpenSim`) and written as it comes (no y-up turn), over the track's first to last frame with
+  /// any marker; rows carry the real frame numbers and times of `axis`. Empty for a track without samples.
+  public static func render(
+    _ track: MotionTrack, markers: MarkerSet, fps: Double, fileName: String, axis: FrameAxis = .identity,
+    place: (SIMD3<Double>) -> SIMD3<Double>
+  ) -> String {
+    guard let range = sampledFrames(of: track, markers: markers) else { return "" }
+    var whole = TextBuffer()
+    render(
+      markers: markers.names, frames: range, fps: fps, fileName: fileName, yUp: false, pieceBytes: nil, axis: axis,
+      position: { frame, m in
+        let s = markers.sample(m, of: track, frame: frame)
+        return s.isPresent ? place(s.position) : nil
+      }
+    ) { swap(&whole, &$0) }
+    return whole.string
+  }
+
   /// The track's first to last frame with any marker present; nil when it has none.
   static func sampledFrames(of track: MotionTrack, markers: MarkerSet) -> ClosedRange<Int>? {
     let frames = track.frames

@@ -6,9 +6,22 @@ import MatchSceneCore
 /// cells, `X1 Y1 Z1 …`), a blank line, then one tab-separated row per frame (`Frame#`, `Time`, then x,
 /// y, z per marker; empty cells where a marker is missing). Units are metres.
 ///
-/// OpenSim's world is y up; with `yUp` (the default, as Pose2Sim's `zup2yup`) a z-up calibration
-/// world is written with its axes rotated (x, y, z) → (y, z, x), which keeps the frame right-handed.
+/// Every table line (marker names, `X1 Y1 Z1 …`, each row) ends with a tab, so a row always holds its
+/// 2 + 3 × markers cells even when its last marker is missing: OpenSim's tokenizer (`FileAdapter::tokenize`,
+/// OpenSim 4.x) drops a line's trailing empty cell and then refuses the row ("Expected 53, Received 52");
+/// with the closing tab only the closing empty cell is dropped. Table readers (pandas) see one more,
+/// empty, column on every line.
+///
+/// OpenSim's world is y up with x forward; with `yUp` (the default) a z-up calibration world is written
+/// as (x, y, z) → (x, z, −y) (`openSimFromWorld`): the venue's long axis (world x) stays OpenSim's X, so
+/// players who face along it face ±X and OpenSim's pelvis tilt and list keep their meaning (a rotation
+/// about −90° about x, right-handed).
 public enum TRCWriter {
+  /// A z-up world point in OpenSim's y-up frame: (x, y, z) → (x, z, −y).
+  @inline(__always) public static func openSimFromWorld(_ p: SIMD3<Double>) -> SIMD3<Double> {
+    SIMD3(p.x, p.z, -p.y)
+  }
+
   /// TRC text of one track.
   /// - Parameters:
   ///   - points: the track's points (any order; other tracks' points are ignored).
@@ -53,8 +66,8 @@ public enum TRCWriter {
     out.append("PathFileType\t4\t(X/Y/Z)\t\(cell(fileName))\n")
     out.append("DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n")
     out.append("\(fps)\t\(fps)\t\(range.count)\t\(markers.count)\tm\t\(fps)\t\(axis.real(range.lowerBound))\t\(range.count)\n")
-    out.append("Frame#\tTime\t" + safeMarkerNames(markers).joined(separator: "\t\t\t") + "\t\t\n")
-    out.append("\t\t" + (1...max(1, markers.count)).map { "X\($0)\tY\($0)\tZ\($0)" }.joined(separator: "\t") + "\n")
+    out.append("Frame#\tTime\t" + safeMarkerNames(markers).joined(separator: "\t\t\t") + "\t\t\t\n")
+    out.append("\t\t" + (1...max(1, markers.count)).map { "X\($0)\tY\($0)\tZ\($0)" }.joined(separator: "\t") + "\t\n")
     out.append("\n")
     let tab = UInt8(ascii: "\t")
     for frame in range {
@@ -69,7 +82,7 @@ public enum TRCWriter {
       out.appendFixed(Double(real) / fps, decimals: 6)
       for m in markers.indices {
         if let p = position(frame, m) {
-          let q = yUp ? SIMD3(p.y, p.z, p.x) : p
+          let q = yUp ? openSimFromWorld(p) : p
           out.append(byte: tab)
           out.appendFixed(q.x, decimals: 6)
           out.append(byte: tab)
@@ -80,6 +93,7 @@ public enum TRCWriter {
           out.append("\t\t\t")
         }
       }
+      out.append(byte: tab)
       out.append(byte: UInt8(ascii: "\n"))
     }
     try emit(&out)

@@ -9,15 +9,18 @@ public enum TracksLayout: String, Sendable, CaseIterable {
 }
 
 /// The wide tracks file, `tracks_wide.csv`: one row per frame of the reconstruction's range, the header
-/// `frame,time` then five columns per track and joint, `<track>_<joint>_x`, `_y`, `_z`, `_error`,
-/// `_views` (the ball: `ball_x` … `ball_views`). Tracks come as in `tracks.csv` (people by id, then the
+/// `frame,time` then six columns per track and joint, `<track>_<joint>_x`, `_y`, `_z`, `_error`,
+/// `_views`, `_reproj_px` (the ball: `ball_x` … `ball_reproj_px`). `_reproj_px` repeats `_error` under
+/// `tracks.csv`'s name for the quantity (`reproj_px`), so that one name means it in both layouts; `_error`
+/// stays for the readers that use it. Tracks come as in `tracks.csv` (people by id, then the
 /// ball), joints in skeleton order; only joints the reconstruction holds get columns. Each column name is
 /// a `CSVField` cell (quoted when a name holds a comma, a quote or a line end; a `'` in front when it
 /// begins with a formula character).
 ///
-/// Values are those of `tracks.csv`: metres with 6 decimals, `error` the mean reprojection error in
-/// pixels with 3 decimals, `views` the cameras used. A joint with no point at a frame has its five
-/// cells empty; a filled point (interpolated, not measured) has x, y, z and empty `error` and `views`.
+/// Values are those of `tracks.csv`: metres with 6 decimals, `error` and `reproj_px` the mean reprojection
+/// error in pixels with 3 decimals, `views` the cameras used. A joint with no point at a frame has its six
+/// cells empty; a filled point (interpolated, not measured) has x, y, z and empty `error`, `views` and
+/// `reproj_px`.
 public enum TracksWideCSV {
   /// The file name written beside `tracks.csv`.
   public static let fileName = "tracks_wide.csv"
@@ -52,7 +55,7 @@ public enum TracksWideCSV {
     var out = TextBuffer(capacity: 64 + cells.count * columns.count * 40)
     out.append("frame,time")
     for c in columns {
-      for suffix in ["x", "y", "z", "error", "views"] {
+      for suffix in ["x", "y", "z", "error", "views", "reproj_px"] {
         out.append(byte: UInt8(ascii: ","))
         CSVField.append("\(c.name)_\(suffix)", to: &out)
       }
@@ -67,7 +70,7 @@ public enum TracksWideCSV {
       let row = cells[frame] ?? [:]
       for c in columns {
         guard let p = row[c] else {
-          out.append(",,,,,")
+          out.append(",,,,,,")
           continue
         }
         for axis in 0..<3 {
@@ -79,8 +82,10 @@ public enum TracksWideCSV {
           out.appendFixed(p.reprojectionPx, decimals: 3)
           out.append(byte: comma)
           out.append(p.views)
-        } else {
           out.append(byte: comma)
+          out.appendFixed(p.reprojectionPx, decimals: 3)
+        } else {
+          out.append(",,")
         }
       }
       out.append(byte: UInt8(ascii: "\n"))

@@ -104,7 +104,8 @@ public struct MatchPipeline: Sendable {
       progress?("reconstruct", $0, range.count)
     }
     clock.lap("reconstruct")
-    let (check, refinement) = try calibrate(
+    let givenCameras = match.cameras
+    let (check, refinement, floor) = try calibrate(
       options: options, resolved: resolved, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
     try removeDetectorBias(options: options, resolved: resolved, refined: refinement != nil, &match, &reconstructed, frames: range, folder: folder, diagnostics: &diagnostics, clock: &clock, progress: progress)
     // From here the detections serve the all-views error only, which samples every k-th frame of the
@@ -161,6 +162,12 @@ public struct MatchPipeline: Sendable {
     if report != nil {
       assert(motion.frames == range, "the all-views error samples the run's frames")
       allViews.add(to: &report!, match: match, motion: motion)
+      report?.floor = floor
+      report?.worldFrame = floor?.levelled == true ? .levelledOnFloor : .calibration
+      // Levelled, the given cameras are in another world: their error would say nothing.
+      if floor?.levelled != true, givenCameras != match.cameras {
+        allViews.addGivenCalibration(to: &report!, match: match, given: givenCameras, motion: motion)
+      }
     }
     clock.lap("all-views error")
     // Done with the 2D detections (the all-views error above was their last use): the writing goes
@@ -190,8 +197,8 @@ public struct MatchPipeline: Sendable {
   func calibrate(
     options: PipelineOptions, resolved: ResolvedOptions, _ match: inout Match, _ reconstructed: inout ReconstructionResult, frames range: ClosedRange<Int>, folder: URL,
     diagnostics: inout DiagnosticLog, clock: inout StageClock, progress: Progress?
-  ) throws -> (CalibrationSelfCheckResult?, CalibrationRefinementResult?) {
-    guard options.checkCalibration || options.refineCalibration else { return (nil, nil) }
+  ) throws -> (CalibrationSelfCheckResult?, CalibrationRefinementResult?, ReconstructionReport.FloorFigures?) {
+    guard options.checkCalibration || options.refineCalibration else { return (nil, nil, nil) }
     let evidence = CalibrationEvidence().sample(match: match, motion: reconstructed.motion)
     let check = CalibrationSelfCheck.check(cameras: match.cameras, points: evidence.points, observations: evidence.observations)
     let correcting = options.refineCalibration || (options.correctDisagreeingCameras && !check.warnings.isEmpty)
@@ -203,7 +210,7 @@ public struct MatchPipeline: Sendable {
       diagnostics.append(Diagnostic(.warning, InputError(
         file: options.calibrationLabel(folder), location: .key(warning.name), warning.message + advice)))
     }
-    guard correcting else { return (check, nil) }
+    guard correcting else { return (check, nil, nil) }
     // The refinement also sees the ball (`CalibrationEvidence.sampleWithBall`); the check, people only.
     let evidenceWithBall = CalibrationEvidence().sampleWithBall(match: match, motion: reconstructed.motion)
     var refine = CalibrationRefinementOptions()
@@ -220,15 +227,19 @@ public struct MatchPipeline: Sendable {
       var fixed = refine
       fixed.fixedCameras = trusted
       let corrected = try refined(match.cameras, evidenceWithBall, fixed, choosingFocal: !options.refineFocal)
-      // Unless the trusted cameras disagree among themselves once the named one is corrected, by the
-      // self-check's own rule (the Pose2Sim demo: cam_01 1.5 px, cam_02 and cam_04 7 px): then the whole
-      // rig is off and every camera is refined below.
-      let medians = trusted.map { corrected.corrections[$0].after.medianPx }
+      refinement = corrected
+      // The trusted cameras stay as given even when they disagree among themselves once the named one is
+      // corrected (the Pose2Sim demo: cam_01 1.5 px, cam_02 and cam_04 7 px): the calibration's world is the
+      // user's, and refining every camera moves it (that demo: 18–34 px through the given cameras). Named,
+      // with what re-chooses it.
+      let medians = trusted.sorted().map { (corrected.corrections[$0].camera.name, corrected.corrections[$0].after.medianPx) }
       let checkRule = CalibrationSelfCheckOptions()
-      if let low = medians.min(), let high = medians.max(), high > checkRule.floorPx, high > checkRule.disagreementRatio * low {
-        refinement = nil
-      } else {
-        refinement = corrected
+      if let low = medians.map(\.1).min(), let high = medians.map(\.1).max(), high > checkRule.floorPx, high > checkRule.disagreementRatio * low {
+        let figures = medians.map { String(format: "%@ %.1f px", $0.0, $0.1) }.joined(separator: ", ")
+        diagnostics.append(Diagnostic(.note, InputError(
+          file: options.calibrationLabel(folder),
+          "the cameras held as given disagree among themselves once the named one is corrected (median residuals \(figures)); "
+            + "--refine-calibration refines every camera (its world then held by these cameras as a whole)")))
       }
     }
     if refinement == nil {
@@ -243,7 +254,7 @@ public struct MatchPipeline: Sendable {
       refine.worldFrameAnchor = flagged.isEmpty ? .points : .cameras
       refinement = try refined(match.cameras, evidenceWithBall, refine, choosingFocal: !options.refineFocal)
     }
-    guard var refinement else { return (check, nil) }
+    guard var refinement else { return (check, nil, nil) }
     let given = match.cameras
     match.cameras = refinement.cameras
     clock.lap("refine calibration")
@@ -253,12 +264,15 @@ public struct MatchPipeline: Sendable {
       progress?("reconstruct again", $0, range.count)
     }
     clock.lap("reconstruct again")
-    if refine.holdWorldFrame, options.levelOnFloorContacts {
-      let note = FloorContact.levelOnFloor(
-        given: given, anchors: trusted, &match, &reconstructed, &refinement, file: options.calibrationLabel(folder))
-      if let note { diagnostics.append(note) }
+    guard refine.holdWorldFrame, let floor = FloorContact.measureFloor(cameras: match.cameras, anchors: trusted, motion: reconstructed.motion)
+    else { return (check, refinement, nil) }
+    let file = options.calibrationLabel(folder)
+    if options.levelOnFloorContacts {
+      diagnostics.append(FloorContact.level(on: floor, given: given, &match, &reconstructed, &refinement, file: file))
+    } else {
+      diagnostics.append(FloorContact.floorNote(floor, file: file))
     }
-    return (check, refinement)
+    return (check, refinement, .init(floor, levelled: options.levelOnFloorContacts))
   }
 
   /// With `removeDetectorBias`: estimates each camera's systematic offset per joint from the

@@ -23,6 +23,8 @@ public struct OutputOptions: Sendable {
   /// Marker names in the TRC and C3D files: the skeleton's keypoints, or Pose2Sim's (`LWrist`, with the
   /// derived `Hip` and `Neck`).
   public var markerNames: MarkerNames = .keypoints
+  /// `match.c3d`'s labels (with or without the `<track>:` prefix) and frame (world or OpenSim's y-up).
+  public var c3dLayout = C3DLayout()
   /// Replace a non-empty folder that MatchScene did not write.
   public var force = false
   /// `.wide` also writes `tracks_wide.csv` (one row per frame; `TracksWideCSV`); `tracks.csv` is always
@@ -125,14 +127,14 @@ extension MatchResult {
       jobs.append(Writer(start: 4) { [self] in
         guard !motion.axis.isIdentity else {
           try C3DWriter.write(
-            motion, naming: options.markerNames, cameras: cameras, playerNames: playerNames,
+            motion, naming: options.markerNames, cameras: cameras, playerNames: playerNames, layout: options.c3dLayout,
             to: MatchOutput.url(.c3d, in: staging))
           return [(MatchOutput.File.c3d.rawValue, nil)]
         }
         return try motion.axis.runs(in: frames).map { run in
           let name = MatchOutput.c3dRunName(run.real)
           try C3DWriter.write(
-            motion.realRun(run.compact), naming: options.markerNames, cameras: cameras, playerNames: playerNames,
+            motion.realRun(run.compact), naming: options.markerNames, cameras: cameras, playerNames: playerNames, layout: options.c3dLayout,
             to: staging.appendingPathComponent(name))
           return (name, nil)
         }

@@ -48,9 +48,10 @@ public struct PipelineOptions: Sendable {
   public var equalWeightsAfterRefinement = true
   /// After a refinement that re-chooses the world frame (every camera refined), level that frame on
   /// the floor where standing people's feet rest (`FloorContact`, `FloorLevelling`): a tilt and lift of
-  /// the whole rig and scene, which leaves every projection as it is (`reconstruct --no-floor-contact`
-  /// turns it off).
-  public var levelOnFloorContacts = true
+  /// the whole rig and scene, which leaves every projection as it is but leaves the calibration's world
+  /// (`reconstruct --level-on-floor`). False, the default: coordinates stay in the world of the
+  /// calibration given, and the floor's tilt is reported (`report.json`'s `floor`).
+  public var levelOnFloorContacts = false
   /// Estimate each camera's systematic offset per joint from the match (`DetectorBias`) and, when it is
   /// significant, remove it from the detections and reconstruct again (`reconstruct --keep-detector-bias`
   /// turns it off).

@@ -103,4 +103,21 @@ public struct AllViewsReprojection: Sendable {
       report.tracks[t].allViewsReprojectionPx = figures
     }
   }
+
+  /// Adds, per camera, the error over every person through the camera as `given` (the calibration the user
+  /// gave, when the run corrected some cameras) as `givenCalibrationAllViewsReprojectionPx`: computed for
+  /// the cameras that differ from `match`'s, copied from `allViewsReprojectionPx` (`add`) for the others.
+  public func addGivenCalibration(to report: inout ReconstructionReport, match: Match, given: [Camera], motion: MotionModel) {
+    let changed = given.indices.filter { given[$0] != match.cameras[$0] }
+    var asGiven = match
+    asGiven.cameras = changed.map { given[$0] }
+    let errors = changed.isEmpty ? [:] : self.errors(match: asGiven, motion: motion)
+    for c in report.cameras.indices {
+      guard let k = changed.firstIndex(of: c) else {
+        report.cameras[c].givenCalibrationAllViewsReprojectionPx = report.cameras[c].allViewsReprojectionPx
+        continue
+      }
+      report.cameras[c].givenCalibrationAllViewsReprojectionPx = ErrorStatistics(errors.values.flatMap { k < $0.count ? $0[k] : [] })
+    }
+  }
 }

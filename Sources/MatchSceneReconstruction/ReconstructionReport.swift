@@ -17,6 +17,9 @@ public struct ReconstructionReport: Sendable, Codable {
     public var allViewsReprojectionPx: ErrorStatistics? = nil
     /// The camera's estimated noise scale the view selection gated in, pixels (nil with a fixed gate).
     public var noiseScalePx: Double? = nil
+    /// When the run corrected the calibration: the same all-views error through the camera as the
+    /// calibration gave it, pixels (the tracks are in that calibration's world).
+    public var givenCalibrationAllViewsReprojectionPx: ErrorStatistics? = nil
   }
   public struct JointFigures: Sendable, Codable {
     public var joint: String
@@ -70,6 +73,38 @@ public struct ReconstructionReport: Sendable, Codable {
   /// Per camera: how its calibration agrees with the others (residuals of every detection of the
   /// reconstructed people, used or not), and the correction `--refine-calibration` made.
   public var calibration: [CameraCalibrationFigures]? = nil
+  /// The world frame of every coordinate written.
+  public var worldFrame: WorldFrame? = nil
+
+  public enum WorldFrame: String, Sendable, Codable {
+    /// The world of the calibration given (the default).
+    case calibration
+    /// That world levelled on where standing people's feet rest (`reconstruct --level-on-floor`).
+    case levelledOnFloor = "levelled-on-floor"
+  }
+  /// Where standing people's feet rest, against the world's z = 0, when measured (after a refinement of
+  /// every camera).
+  public var floor: FloorFigures? = nil
+
+  public struct FloorFigures: Sendable, Codable {
+    /// The floor's tilt against z = 0, degrees.
+    public var tiltDegrees: Double
+    /// How far levelling on it moves (or moved) the world as a whole, metres; `liftMetres` its vertical part.
+    public var moveMetres: Double
+    public var liftMetres: Double
+    /// People whose resting feet were measured.
+    public var contacts: Int
+    /// Whether the world was levelled on it (`--level-on-floor`).
+    public var levelled: Bool
+    public init(_ floor: FloorMeasure, levelled: Bool) {
+      tiltDegrees = floor.tiltDegrees
+      moveMetres = floor.moveMetres
+      liftMetres = floor.liftMetres
+      contacts = floor.contacts.count
+      self.levelled = levelled
+    }
+  }
+
   /// Per camera other than the reference: its clock estimated from the detections (`CameraSync`) and
   /// whether it was applied; nil when not estimated (`match.toml` gives `[frame_offsets]`, or switched off).
   public var sync: [CameraSyncFigures]? = nil

@@ -193,8 +193,9 @@ extension ViewerPage {
         $("games").textContent = [games, point && point.server ? "serve " + label(point.server) : ""].filter(Boolean).join(" · ");
       }
 
-      /// Hides what the address asks to hide and every node scaled to zero at this frame (a track with
-      /// no data there): three.js would otherwise invert its singular normal matrix and warn.
+      /// Hides what the address asks to hide and every node scaled to 1e-5 at this frame (a track with
+      /// no data there; `MatchSceneGLTF.hiddenScale`, older scenes 0): anything at most 5e-5 is hidden,
+      /// every shown scale is at least 1e-4 (`MatchSceneGLTF.hiddenScaleLimit`).
       function updateVisibility(root) {
         root.traverse((o) => {
           if (o === root) return;
@@ -202,7 +203,7 @@ extension ViewerPage {
           // A player's skinned body (`P1/body`, which three.js names `P1body`) goes with the player.
           const body = /^(.+?)\/?body$/.exec(o.name);
           const track = body ? body[1] : o.name;
-          o.visible = !hidden.has(track) && Math.abs(s.x) > 1e-9 && Math.abs(s.y) > 1e-9 && Math.abs(s.z) > 1e-9;
+          o.visible = !hidden.has(track) && Math.abs(s.x) > 5e-5 && Math.abs(s.y) > 5e-5 && Math.abs(s.z) > 5e-5;
         });
       }
 
@@ -217,9 +218,9 @@ extension ViewerPage {
           if (!o.userData || o.userData.kind !== "player") return;
           // A person's extent is where its joints are now (a skinned body's bounds are those of its
           // bind pose, which framed a floor sport's whole 40 m floor with the players tiny in it);
-          // joints without data now (scaled to zero) do not count; people hidden by the address do.
+          // joints without data now (scaled to 1e-5, or 0 in older scenes) do not count; people hidden by the address do.
           o.traverse((joint) => {
-            if (joint.isMesh || joint.getWorldScale(scale).x < 1e-9) return;
+            if (joint.isMesh || joint.getWorldScale(scale).x <= 5e-5) return;
             box.expandByPoint(joint.getWorldPosition(point));
           });
         });

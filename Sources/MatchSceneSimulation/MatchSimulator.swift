@@ -127,8 +127,10 @@ public enum MatchSimulator {
     var simulated = SimulatedMatch(
       match: match, truth: truth, events: script.events,
       config: config,
-      strokes: script.hits.sorted { $0.time < $1.time }.map { SimulatedStroke($0, players: players, fps: fps) }
-        .filter { $0.contactFrame < frameCount })
+      strokes: SimulatedStroke.marking(
+        script.hits.sorted { $0.time < $1.time }.map { SimulatedStroke($0, players: players, fps: fps) },
+        players: config.players
+      ).filter { $0.contactFrame < frameCount })
     simulated.trueCameras = cameras
     simulated.clocks = clocks
     simulated.ball = ballTruth

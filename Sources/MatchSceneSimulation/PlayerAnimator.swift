@@ -28,11 +28,23 @@ struct PlayerAnimator {
   let bobAmplitude: Double
   let bobFrequency: Double
   let bobPhase: Double
+  /// Technique errors put into chosen strokes (`Technique.deviations`).
+  let deviations: DeviationSchedule
 
   /// Racket wrist in the ready position, (forward, racket side, up) as fractions of the height.
   static let racketReady = SIMD3(0.17, -0.04, -0.19)
   static let freeReady = SIMD3(0.08, -0.12, -0.2)
   static let freeAfterToss = SIMD3(0.10, -0.08, 0.05)
+
+  /// The racket wrist at contact of a `Technique.repeatable` stroke, relative to the racket shoulder
+  /// (forward, racket side, up) as fractions of the height.
+  static func repeatableContact(_ stroke: Stroke) -> SIMD3<Double> {
+    switch stroke {
+    case .forehand: SIMD3(0.20, 0.16, -0.12)
+    case .backhand: SIMD3(0.24, -0.06, -0.12)
+    case .serve: SIMD3(0.16, 0.08, -0.15)
+    }
+  }
 
   /// Backswing and follow-through wrist positions per stroke (fractions of the height) and the torso
   /// rotation there (positive: towards the free side).
@@ -65,6 +77,8 @@ struct PlayerAnimator {
     let ready = SIMD3(home.x, home.y, player.readyHeight)
     let hits = script.hits.filter { $0.player == player.index }.sorted { $0.time < $1.time }
     let serves = script.serves.filter { $0.player == player.index }
+    let repeatable = player.technique.repeatable
+    deviations = DeviationSchedule(player.technique.deviations, hitTimes: hits.map(\.time))
 
     // Footwork keys with priorities: strokes and serves win over recoveries and returns home.
     var keys: [(time: Double, priority: Int, pose: SIMD3<Double>, lean: Double)] = [
@@ -86,6 +100,10 @@ struct PlayerAnimator {
       keys.append((recover, 1, SIMD3(home.x, 0.5 * p.pelvis.y, player.readyHeight), PlayerGeometry.readyLean))
     }
     for end in script.rallyEnds { keys.append((end + 0.8, 0, ready, PlayerGeometry.readyLean)) }
+    if repeatable {
+      // One stance all match long: the strokes differ by nothing the body does.
+      keys = keys.map { ($0.time, $0.priority, ready, PlayerGeometry.readyLean) }
+    }
     keys.sort { $0.time < $1.time }
     var kept: [(time: Double, priority: Int, pose: SIMD3<Double>, lean: Double)] = []
     for k in keys {
@@ -113,7 +131,7 @@ struct PlayerAnimator {
         racket.append((back, false, .local(s.back * h)))
       }
       turns.append(Key(time: t, value: .zero, stop: false))
-      racket.append((t, false, .world(hit.placement.wrist)))
+      racket.append((t, false, repeatable ? .local(Self.repeatableContact(hit.stroke) * h) : .world(hit.placement.wrist)))
       if t + 0.14 < end - 0.02 {
         turns.append(Key(time: t + 0.14, value: SIMD3(-turnSign * s.followTurn, 0, 0), stop: false))
         racket.append((t + 0.14, false, .local(s.follow * h)))
@@ -161,7 +179,7 @@ struct PlayerAnimator {
     freeStops = free.map(\.1)
     freeTargets = free.map(\.2)
 
-    bobAmplitude = 0.008
+    bobAmplitude = repeatable ? 0 : 0.008
     bobFrequency = rng.uniform(1.4...1.9)
     bobPhase = rng.uniform(0...(2 * Double.pi))
   }
@@ -214,11 +232,13 @@ struct PlayerAnimator {
       ready: Self.freeReady)
     let right = player.handedness == .right
     let look = ball ?? SIMD3(-player.side * 1.5, 0, 1.0)
-    return BodyKinematics.joints(
+    var joints = BodyKinematics.joints(
       d,
       BodyPose(
         pelvis: pelvis, heading: player.heading, rotation: rotation, lean: leanAngle, lookAt: look,
         leftWrist: right ? freeWrist : racketWrist, rightWrist: right ? racketWrist : freeWrist,
         leftAnkle: ankles.left, rightAnkle: ankles.right))
+    deviations.apply(to: &joints, at: t, racketRight: right)
+    return joints
   }
 }

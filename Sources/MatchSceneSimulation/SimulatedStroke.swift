@@ -12,6 +12,8 @@ public struct SimulatedStroke: Sendable, Equatable, Codable {
   public var contactTime: Double
   /// `right` or `left`: the racket hand.
   public var hand: String
+  /// The technique error put into this stroke (`Technique.deviations`), absent for a normal stroke.
+  public var deviation: StrokeDeviation? = nil
 
   /// `truth/strokes.json`: the strokes in time order, pretty-printed with sorted keys.
   public static func jsonData(_ strokes: [SimulatedStroke]) throws -> Data {

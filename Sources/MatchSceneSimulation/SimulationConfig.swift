@@ -28,6 +28,12 @@ public struct Technique: Sendable, Equatable {
   public var backswingSize: Double
   /// Time from the backswing's end to contact, seconds, 0.08…0.3 (0.2 s for serves is kept).
   public var backswingTime: Double
+  /// Every stroke of a kind played alike relative to the body (`PlayerAnimator`): the player stays in
+  /// the ready stance, the contact is a fixed point relative to the racket shoulder instead of the ball,
+  /// no knee bob. Detected strokes then differ only by detection noise (and by `deviations`).
+  public var repeatable = false
+  /// Known technique errors put into chosen strokes (`StrokeDeviation`), written to the truth.
+  public var deviations: [StrokeDeviation] = []
   public init(trunkRotation: Double = 1, backswingSize: Double = 1, backswingTime: Double = 0.16) {
     self.trunkRotation = trunkRotation
     self.backswingSize = backswingSize
@@ -51,6 +57,15 @@ public struct Technique: Sendable, Equatable {
     }
     guard Self.backswingTimeRange.contains(backswingTime) else {
       throw fail("backswing_time", "must lie in 0.08…0.3 s, got \(backswingTime)")
+    }
+    for (k, d) in deviations.enumerated() {
+      guard d.stroke >= 1 else { throw fail("deviations[\(k + 1)].stroke", "must be 1 or more, got \(d.stroke)") }
+      guard d.degrees.isFinite, abs(d.degrees) <= 90 else {
+        throw fail("deviations[\(k + 1)].degrees", "must lie in −90…90°, got \(d.degrees)")
+      }
+      guard d.halfWidth > 0, d.halfWidth <= 0.5 else {
+        throw fail("deviations[\(k + 1)].half_width", "must lie in (0, 0.5] s, got \(d.halfWidth)")
+      }
     }
   }
 }

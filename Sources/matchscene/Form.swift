@@ -10,8 +10,9 @@ struct Form: ParsableCommand {
     abstract: "Form analysis of a reconstruction: joint angles, strokes, scores against a reference, form.html.",
     discussion: """
       Reads tracks.csv, events.json and report.json of `matchscene reconstruct` and writes into the same folder: \
-      angles.csv (per frame and player), mot/<player>.mot (OpenSim), strokes.json and form.html (per stroke the \
-      score, per-joint detail, comments and angle curves against the reference). Without --reference each stroke \
+      angles.csv (per frame and player), mot/<player>.mot (OpenSim), strokes.json, form.html (per stroke the \
+      score, per-joint detail, comments and angle curves against the reference) and form.json (the same \
+      scores, sub-scores and comments, machine-readable). Without --reference each stroke \
       is compared with the player's own average stroke of that kind. --save-reference writes a reference from \
       --player's --stroke N (or the mean of all their strokes of --kind).
       """)
@@ -64,6 +65,7 @@ struct Form: ParsableCommand {
       try OutputFile.check(URL(fileURLWithPath: saveReference), option: "--save-reference", inputs: inputs) { _ in true }
     }
     let input = try FormInput.load(folder)
+    try input.checkAnalysable(folder)
     lap("read")
     var options = FormOptions()
     options.metresPerPixel = metresPerPixel
@@ -71,15 +73,17 @@ struct Form: ParsableCommand {
     lap("angles and strokes")
     // angles.csv, mot/ and strokes.json are written on another core while the strokes are scored.
     let page = folder.appendingPathComponent("form.html")
+    let json = folder.appendingPathComponent("form.json")
     let comparison = try result.write(to: folder) {
       let referenceFile = try reference.map { try StrokeReference.read(from: URL(fileURLWithPath: $0)) }
       let comparison = FormComparison(result, reference: referenceFile)
       lap("scores")
       try AtomicFile.write(FormPage.render(comparison, title: "Form: \(folder.lastPathComponent)"), to: page)
-      lap("form.html")
+      try FormJSON.data(comparison, axis: result.motion.axis, fps: result.motion.fps).write(to: json, options: .atomic)
+      lap("form.html, form.json")
       return comparison
     }
-    try OutputFolder.record(["angles.csv", "strokes.json", "mot", page.lastPathComponent], in: folder)
+    try OutputFolder.record(["angles.csv", "strokes.json", "mot", page.lastPathComponent, json.lastPathComponent], in: folder)
     lap("angles.csv, mot/, strokes.json (overlapping)")
     if let saveReference, let player {
       let chosen = result.strokes.filter { s in
@@ -96,7 +100,7 @@ struct Form: ParsableCommand {
       print("saved reference \(saved.name) (\(saved.kind.rawValue), \(saved.sources.count) strokes) → \(saveReference)")
     }
     print(comparison.summary)
-    print("wrote angles.csv, strokes.json, mot/, \(page.lastPathComponent) in \(folder.path)")
+    print("wrote angles.csv, strokes.json, mot/, form.html, form.json in \(folder.path)")
     print("took \(String(format: "%.2f", Date().timeIntervalSince(started))) s (\(laps.joined(separator: ", ")))")
   }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MatchSceneAnalysis
+import MatchSceneAssimp
 import MatchSceneCore
 import MatchSceneExport
 import MatchSceneIO
@@ -66,7 +67,10 @@ struct Reconstruct: ParsableCommand {
   @Flag(help: "Use the calibration as given even when a camera disagrees with the others (by default its pose is corrected from the match for the run; --refine-calibration also writes the correction).")
   var keepCalibration = false
 
-  @Flag(help: "After a refinement of every camera, keep the world frame the given cameras hold: do not level it on where standing people's feet rest (by default the rig and scene are tilted and lifted as a whole so that those feet stand on z = 0).")
+  @Flag(help: "After a refinement of every camera, level the world frame on where standing people's feet rest: the rig and scene tilted and lifted as a whole so that those feet stand on z = 0 (coordinates then leave the calibration's world; by default they stay in it and report.json gives the floor's tilt).")
+  var levelOnFloor = false
+
+  @Flag(help: "Keep the world frame of the calibration given (the default; kept for older scripts).")
   var noFloorContact = false
 
   @Flag(help: "With --refine-calibration, refine focal lengths too (without it they are refined when the data supports it).")
@@ -93,6 +97,12 @@ struct Reconstruct: ParsableCommand {
 
   @Flag(help: "Do not write match.c3d.")
   var noC3d = false
+
+  @Flag(help: "match.c3d labels without the <track>: prefix (clashes between people numbered): for a match of one person.")
+  var c3dPlainNames = false
+
+  @Flag(help: "match.c3d in OpenSim's y-up frame (x, z, -y of a z-up world, as trc/) instead of the calibration's world frame.")
+  var c3dYUp = false
 
   @Option(help: "A zones.toml whose zone entries and exits go into events.json (default: the match folder's zones.toml, if any).")
   var zones: String?
@@ -144,7 +154,7 @@ struct Reconstruct: ParsableCommand {
     options.refineFocal = refineFocal
     options.removeDetectorBias = !keepDetectorBias
     options.correctDisagreeingCameras = !keepCalibration
-    options.levelOnFloorContacts = !noFloorContact
+    options.levelOnFloorContacts = levelOnFloor && !noFloorContact
     options.estimateSync = !noEstimateSync
     options.viewGateSigmas = viewGate
     options.softBones = !hardBones
@@ -161,11 +171,22 @@ struct Reconstruct: ParsableCommand {
     output.force = force
     output.markerNames = markerNames
     output.c3d = !noC3d
+    output.c3dLayout = C3DLayout(plainNames: c3dPlainNames, yUp: c3dYUp)
     output.tracksLayout = tracksLayout
     output.inputs = input.inputURLs + [options.zones].compactMap { $0 }
 
     // A bad -o is reported now, not after the whole reconstruction.
     try MatchResult.checkOutput(URL(fileURLWithPath: self.output), options: output)
+    // What --format fbx needs (Blender, NumPy in its Python) is checked now, not after the reconstruction:
+    // without it every other output is still written, then the run fails saying what to install.
+    var fbxMissing: InputError?
+    if output.sceneFormats.contains(.fbx) {
+      fbxMissing = BlenderFBX.missingRequirement(for: URL(fileURLWithPath: self.output).appendingPathComponent(SceneFormat.fbx.fileName))
+      if let fbxMissing {
+        Console.error("warning: \(fbxMissing)\nwarning: scene.fbx will not be written; every other output will be.")
+        output.sceneFormats.removeAll { $0 == .fbx }
+      }
+    }
     let progress = ProgressReporter("reconstruct", total: 1)
     // Warnings as they are found: they often say why a run then fails.
     let pipeline = MatchPipeline(options: options) { Console.error("\($0)") }
@@ -181,6 +202,7 @@ struct Reconstruct: ParsableCommand {
     for (url, seconds) in written {
       print("wrote \(url.path)\(seconds.map { " " + SceneExport.sizeAndTime(of: url, seconds: $0) } ?? "")")
     }
+    if let fbxMissing { throw fbxMissing }
   }
 
   /// What the run did, in a few lines: frames, people, the ball, events, and where the time went.

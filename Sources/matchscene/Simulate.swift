@@ -66,6 +66,12 @@ struct Simulate: ParsableCommand {
       valueName: "player:key=value,…"))
   var technique: [String] = []
 
+  @Option(
+    help: ArgumentHelp(
+      "A known technique error at contact, e.g. P1:3:elbow=20 (P1's 3rd stroke, 20° more elbow flexion); repeatable; written to truth/strokes.json.",
+      valueName: "player:stroke:joint=degrees"))
+  var deviation: [String] = []
+
   @Flag(help: "No detector faults at all: only pixel noise.")
   var clean = false
 
@@ -120,6 +126,7 @@ struct Simulate: ParsableCommand {
         throw ValidationError("--technique is given twice for P\(parsed.player + 1); put all its keys in one value")
       }
     }
+    for text in deviation { _ = try DeviationArgument(parsing: text) }
     guard (0...10_000).contains(unsync) else { throw ValidationError("--unsync must be in 0…10000 frames") }
     guard noiseScale.isFinite, noiseScale >= 0 else { throw ValidationError("--noise-scale must be ≥ 0") }
     guard cameras >= 2 else { throw ValidationError("--cameras must be at least 2") }
@@ -166,6 +173,10 @@ struct Simulate: ParsableCommand {
     for text in technique {
       let parsed = try TechniqueArgument(parsing: text)
       config.players[parsed.player].technique = parsed.technique
+    }
+    for text in deviation {
+      let parsed = try DeviationArgument(parsing: text)
+      config.players[parsed.player].technique.deviations.append(parsed.deviation)
     }
     let simulated = try MatchSimulator.simulate(config, sport: sport)
     let destination = URL(fileURLWithPath: output)

@@ -3,13 +3,14 @@ import Foundation
 import MatchSceneSimulation
 
 /// `--technique P1:trunk-rotation=1.5,backswing-size=1.2,backswing-time=0.2`: one player's technique knobs;
-/// keys left out keep their defaults.
+/// keys left out keep their defaults. `repeatable=1` plays every stroke of a kind alike (`Technique.repeatable`).
 struct TechniqueArgument {
   /// The accepted keys and their ranges.
   static let keys: [(name: String, range: ClosedRange<Double>, units: String)] = [
     ("trunk-rotation", Technique.trunkRotationRange, ""),
     ("backswing-size", Technique.backswingSizeRange, ""),
     ("backswing-time", Technique.backswingTimeRange, " s"),
+    ("repeatable", 0...1, ""),
   ]
 
   /// "trunk-rotation (0.0…3.0), backswing-size (0.3…2.0), backswing-time (0.08…0.3 s)".
@@ -47,6 +48,7 @@ struct TechniqueArgument {
       switch key.name {
       case "trunk-rotation": technique.trunkRotation = value
       case "backswing-size": technique.backswingSize = value
+      case "repeatable": technique.repeatable = value != 0
       default: technique.backswingTime = value
       }
     }

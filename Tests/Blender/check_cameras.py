@@ -9,11 +9,16 @@
 # Rodrigues vector `rotation`; Blender cameras look down local −z with +y up, OpenCV's down +z, y down.
 import json
 import math
+import os
 import sys
 import tomllib
 
 import bpy
 from mathutils import Matrix, Vector
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from matchscene_check import example_namespace  # noqa: E402
 
 args = sys.argv[sys.argv.index("--") + 1:]
 scene_file, calibration, out_json = args[:3]
@@ -22,8 +27,10 @@ via_fbx = args[4] if len(args) > 4 else None
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 if scene_file.endswith(".glb"):
-    namespace = {"__name__": "matchscene_example"}
-    exec(compile(open(example).read(), example, "exec"), namespace)
+    namespace = example_namespace(example)
+    # Blender's default startup scene holds a camera named `Camera`, which sorts before `cam_01`: the
+    # calibrated cameras must still win the scene camera and the render size.
+    bpy.context.scene.collection.objects.link(bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera")))
     namespace["import_matchscene"](scene_file)
     if via_fbx:
         namespace["export_fbx"](via_fbx)
@@ -39,7 +46,9 @@ scene.frame_set(scene.frame_start)
 with open(calibration, "rb") as f:
     cams = tomllib.load(f)
 flip = Matrix(((1, 0, 0), (0, -1, 0), (0, 0, -1)))
-result = {"unitScale": scene.unit_settings.scale_length, "fps": scene.render.fps / scene.render.fps_base, "cameras": {}}
+result = {"unitScale": scene.unit_settings.scale_length, "fps": scene.render.fps / scene.render.fps_base, "cameras": {},
+          "resolution": [scene.render.resolution_x, scene.render.resolution_y],
+          "sceneCamera": scene.camera.name if scene.camera else None}
 objects = {o.name: o for o in scene.objects if o.type == "CAMERA"}
 for key, cam in cams.items():
     if "rotation" not in cam:  # [metadata]
@@ -81,6 +90,11 @@ for key, cam in cams.items():
         "angleError": angle,
         "yfov": math.degrees(yfov), "yfovTrue": math.degrees(2 * math.atan(h / (2 * fy))),
         "xfov": math.degrees(xfov), "xfovTrue": math.degrees(2 * math.atan(w / (2 * fx))),
+        "size": [w, h], "sensorFit": data.sensor_fit,
+        # Blender's lens shift (units of the fitted side, y up) against the calibration's principal point
+        # (OpenCV: origin at the centre of the top-left pixel, y down); for a horizontal fit.
+        "shift": [data.shift_x, data.shift_y],
+        "shiftTrue": [(w / 2 - cam["matrix"][0][2] - 0.5) / w, (cam["matrix"][1][2] + 0.5 - h / 2) / w],
     }
 with open(out_json, "w") as f:
     json.dump(result, f, indent=1)

@@ -3,31 +3,28 @@
 # bpy.ops.import_scene.gltf) and writes what Blender shows as JSON, for the test to compare with
 # tracks.csv, which this script reads on its own (csv module).
 #   ARGS: example_script scene.glb tracks.csv out.json [render.png]
-import csv
 import json
 import math
+import os
 import re
 import sys
 
 import bpy
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from matchscene_check import example_namespace, read_tracks  # noqa: E402
 from mathutils import Vector
 
 args = sys.argv[sys.argv.index("--") + 1:]
 example, glb, tracks_csv, out_json = args[:4]
 render_png = args[4] if len(args) > 4 else None
 
-bpy.ops.wm.read_factory_settings(use_empty=True)
-namespace = {"__name__": "matchscene_example"}
-exec(compile(open(example).read(), example, "exec"), namespace)
-extras = namespace["import_matchscene"](glb)
+extras = example_namespace(example)["import_matchscene"](glb)
 scene = bpy.context.scene
 first = int(extras["firstFrame"])
 
-# tracks.csv: (frame, track, joint) -> position, metres.
-rows = {}
-with open(tracks_csv, newline="") as f:
-    for r in csv.DictReader(f):
-        rows[(int(r["frame"]), r["track"], r["joint"])] = (float(r["x"]), float(r["y"]), float(r["z"]))
+rows = read_tracks(tracks_csv)
 frames = sorted({k[0] for k in rows})
 
 armatures = [o for o in scene.objects if o.type == "ARMATURE"]

@@ -36,7 +36,7 @@ final class BiomechanicsFilesTests: XCTestCase {
       """
     struct Read: Decodable { var labels: [String]; var first: Double; var points: [[[Double]]] }
     let read = try JSONDecoder().decode(
-      Read.self, from: Data(try PythonTools.run(script, arguments: [out.appendingPathComponent("match.c3d").path]).utf8))
+      Read.self, from: Data(try PythonEnvironment.readers.run(script, arguments: [out.appendingPathComponent("match.c3d").path]).utf8))
     XCTAssertEqual(Int(read.first), firstFrame)
     XCTAssertTrue(read.labels.contains("P1:LWrist") && read.labels.contains("P2:Neck") && read.labels.contains("ball"), "\(read.labels)")
     var compared = 0
@@ -64,6 +64,6 @@ final class BiomechanicsFilesTests: XCTestCase {
     XCTAssertEqual(Array(trc.markers.prefix(4)), ["Hip", "RHip", "RKnee", "RAnkle"])
     let (frame, position) = try XCTUnwrap(trc.frames.sorted { $0.key < $1.key }.first.flatMap { f in f.value["LWrist"].map { (f.key, $0) } })
     let wrist = try XCTUnwrap(byKey["\(frame) P1 left_wrist"])
-    assertClose(position, SIMD3(wrist.y, wrist.z, wrist.x), absolute: 1e-6)
+    assertClose(position, SIMD3(wrist.x, wrist.z, -wrist.y), absolute: 1e-6)
   }
 }

@@ -90,6 +90,16 @@ final class BlenderTests: XCTestCase {
     let viaGLB = try Blender.run(
       script: "check_cameras.py", arguments: [glb, calibration(out).path, json.path, example], json: json)
     try assertCameras(viaGLB, count: 4, "glb")
+    // The calibration beyond the field of view (the camera nodes' extras): the scene camera's image size
+    // as the render resolution, a horizontal sensor fit and the principal point as the lens shift.
+    let cameras = try XCTUnwrap(viaGLB["cameras"] as? [String: [String: Any]])
+    let sceneCamera = try XCTUnwrap(cameras[try XCTUnwrap(viaGLB["sceneCamera"] as? String)])
+    XCTAssertEqual(viaGLB["resolution"] as? [Int], (sceneCamera["size"] as? [Double])?.map { Int($0) }, "render size")
+    for (name, c) in cameras {
+      XCTAssertEqual(c["sensorFit"] as? String, "HORIZONTAL", name)
+      let shift = try XCTUnwrap(c["shift"] as? [Double]), expected = try XCTUnwrap(c["shiftTrue"] as? [Double])
+      for k in 0..<2 { XCTAssertEqual(shift[k], expected[k], accuracy: 1e-6, "\(name) lens shift") }
+    }
     let fbx = out.appendingPathComponent("scene-blender.fbx")
     let viaFBX = try Blender.run(
       script: "check_cameras.py", arguments: [glb, calibration(out).path, json.path, example, fbx.path], json: json)

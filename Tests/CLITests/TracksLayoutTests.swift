@@ -34,7 +34,8 @@ final class TracksLayoutTests: XCTestCase {
           name = "ball" if r["kind"] == "ball" else r["track"] + "_" + r["joint"]
           w = by_frame[int(r["frame"])]
           pairs = [(r["x"], w[name + "_x"]), (r["y"], w[name + "_y"]), (r["z"], w[name + "_z"]),
-                   (r["reproj_px"], w[name + "_error"]), (r["views"], w[name + "_views"])]
+                   (r["reproj_px"], w[name + "_error"]), (r["views"], w[name + "_views"]),
+                   (r["reproj_px"], w[name + "_reproj_px"])]
           mismatches += sum(a != b for a, b in pairs)
           if r["reproj_px"] == "":
               filled += 1

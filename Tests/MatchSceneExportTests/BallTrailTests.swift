@@ -45,7 +45,7 @@ final class BallTrailTests: XCTestCase {
       for f in 0..<SyntheticScene.frameCount {
         let late = f - k
         let seen = late >= 0 && !(30...34).contains(late)
-        let expected: Double = seen ? Double(Float(fade)) : 0
+        let expected: Double = seen ? Double(Float(fade)) : Double(MatchSceneGLTF.hiddenScale)
         XCTAssertEqual(s[f].x, expected, "sphere \(k) frame \(f)")
         if seen { assertClose(t[f], SyntheticScene.ball(t: Double(late) / 50), absolute: 1e-6, "sphere \(k) frame \(f)") }
       }

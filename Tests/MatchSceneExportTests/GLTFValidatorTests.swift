@@ -236,4 +236,14 @@ final class GLTFValidatorTests: XCTestCase {
     assertReports(
       try errors { self.writeFloat(2, at: self.dataStart(ibm) + 4 * 15, in: &$0) }, "is not affine")
   }
+
+  /// A joint's rest (its node's own transform) is orthonormal up to a uniform positive scale: the limb
+  /// nodes carry no rest scale (their length is animated), and an uneven or zero one is reported.
+  func testJointRestsHaveUniformPositiveScale() throws {
+    let limb = try XCTUnwrap(document.node("P1/left_elbow-left_wrist"))
+    XCTAssertNil(document.nodes![limb].scale, "a limb's rest has no scale")
+    assertReports(try errors { $0.nodes![limb].scale = [1, 0.3, 1] }, "rest scale must be uniform and positive")
+    assertReports(try errors { $0.nodes![limb].scale = [0, 0, 0] }, "rest scale must be uniform and positive")
+    XCTAssertEqual(try errors { $0.nodes![limb].scale = [2, 2, 2] }, [])
+  }
 }

@@ -53,7 +53,7 @@ final class ThreeVisibilityTests: XCTestCase {
   }
 
   /// Plays `match` frame by frame and reports, per frame, whether each probed node's world matrix is
-  /// invertible (|det| > 1e-12: drawn) or not (a scale 0 on it or a parent: hidden). Frame k is
+  /// invertible (|det| > 1e-12: drawn) or not (the hidden scale 1e-5 on it or a parent, det ≤ 1e-15: hidden). Frame k is
   /// sampled at (k + ½) / fps, inside its interval: visibility keys are STEP (glTF §3.11: a STEP key
   /// holds from its time to the next), and at exactly k / fps three.js compares a double with a key
   /// time stored as Float32, which may round either side of it.

@@ -43,8 +43,8 @@ final class ViewerBrowserTests: XCTestCase {
   }()
 
   /// The synthetic scene as the command line writes it (normalised SHORT rotations), P1 named Ana,
-  /// the events above in its extras, and P2 missing at frames 33…37, so that its node is scaled to zero
-  /// at frame 35, where the page is opened (three.js r111 warns when it draws a zero-scale mesh).
+  /// the events above in its extras, and P2 missing at frames 33…37, so that its node is hidden (scaled to
+  /// 1e-5) at frame 35, where the page is opened (three.js r111 warns when it draws a zero-scale mesh).
   private func glb() throws -> Data {
     var points = SyntheticScene.points()
     points.removeAll { $0.track == "P2" && (33...37).contains($0.frame) }
@@ -78,7 +78,7 @@ final class ViewerBrowserTests: XCTestCase {
     let dom = try Chromium.run(browser, page: url(page, fragment: "clip=\(Self.clip.name)&t=0.3&paused"))
     print("ViewerBrowserTests: page took \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
     XCTAssertEqual(Chromium.pre("errors", in: dom), "", "page errors")
-    XCTAssertEqual(Chromium.pre("warnings", in: dom), "", "console warnings (a zero-scale node must not warn)")
+    XCTAssertEqual(Chromium.pre("warnings", in: dom), "", "console warnings (a hidden node must not warn)")
     XCTAssertEqual(Chromium.pre("status", in: dom), "ready")
     XCTAssertTrue(dom.contains("<option value=\"rally-01\">"), "clip picker lists rally-01")
     XCTAssertTrue(dom.contains(">cam_left</option>") && dom.contains(">cam_right</option>"), "camera picker")

@@ -3,7 +3,7 @@ import MatchSceneCore
 import TestSupport
 import XCTest
 
-/// Players are hidden (scale 0) where their track has no data for long, never frozen where last seen.
+/// Players are hidden (scale `MatchSceneGLTF.hiddenScale`) where their track has no data for long, never frozen where last seen.
 final class VisibilityTests: XCTestCase {
   func testPlayerHiddenBeforeAfterAndAcrossLongGaps() throws {
     let first = SyntheticScene.firstFrame
@@ -20,6 +20,9 @@ final class VisibilityTests: XCTestCase {
     XCTAssertEqual(sampler.interpolation, "STEP")
     let scale = doc.floats(sampler.output)
     func visible(_ k: Int) -> Bool { scale[3 * k] == 1 }
+    XCTAssertTrue(
+      (0..<(scale.count / 3)).allSatisfy { k in visible(k) || scale[(3 * k)..<(3 * k + 3)].allSatisfy { $0 == MatchSceneGLTF.hiddenScale } },
+      "a hidden player is scaled uniformly by the hidden scale, never by 0")
     XCTAssertFalse(visible(0))
     XCTAssertTrue(visible(5) && visible(9))
     XCTAssertFalse(visible(20), "a 0.6 s gap hides the player")
@@ -28,8 +31,9 @@ final class VisibilityTests: XCTestCase {
     XCTAssertEqual(GLTFValidator.validate(glb: try GLTFWriter.glbData(doc)), [])
   }
 
-  /// A keypoint, a limb touching it and the ball are hidden (scale 0, STEP) exactly at the frames where
-  /// they have no data, shown elsewhere; the held position is never drawn.
+  /// A keypoint, a limb touching it and the ball are hidden (uniform scale `MatchSceneGLTF.hiddenScale`, STEP:
+  /// invertible, as Godot 3's importer needs) exactly at the frames where they have no data, shown elsewhere;
+  /// the held position is never drawn.
   func testJointsLimbsAndBallHiddenWhereTheyHaveNoData() throws {
     let first = SyntheticScene.firstFrame
     // P1's left wrist unseen at frames 10–14 and 30; the ball unseen for its first 5 frames and 20–24.
@@ -54,7 +58,9 @@ final class VisibilityTests: XCTestCase {
         let values = doc.vec3s(sampler.output)
         XCTAssertEqual(values.count, SyntheticScene.frameCount, name)
         if name == "ball" || name == "left_wrist" { XCTAssertEqual(sampler.interpolation, "STEP", name) }
-        return values.map { $0.x * $0.y * $0.z }
+        let hidden = Double(MatchSceneGLTF.hiddenScale)
+        // Hidden is the hidden scale on all three axes (uniform, so Godot can split it from a rotation), else 0.
+        return values.map { $0.x == hidden && $0.y == hidden && $0.z == hidden ? 0 : $0.x * $0.y * $0.z }
       }
       let wrist = try scales("left_wrist", under: "P1")
       let forearm = try scales("P1/left_elbow-left_wrist")
@@ -65,6 +71,7 @@ final class VisibilityTests: XCTestCase {
         XCTAssertEqual(forearm[k] != 0, wristSeen, "forearm frame \(k)")
         XCTAssertEqual(ball[k] != 0, !(k < 5 || (20...24).contains(k)), "ball frame \(k)")
       }
+      for values in [wrist, forearm, ball] { XCTAssertTrue(values.allSatisfy { $0 == 0 || $0 > 1e-4 }, "shown or hidden") }
       let rightWrist = try scales("right_wrist", under: "P1")
       XCTAssertTrue(rightWrist.allSatisfy { $0 == 1 }, "a joint seen throughout stays shown")
     }

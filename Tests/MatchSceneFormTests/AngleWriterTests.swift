@@ -29,7 +29,13 @@ final class AngleWriterTests: XCTestCase {
     XCTAssertEqual(last.count, labels.count)
     let frame = truth[1].frames.upperBound
     XCTAssertEqual(Double(last[0])!, Double(frame) / truth[1].fps, accuracy: 1e-6)
-    let k = try XCTUnwrap(labels.firstIndex(of: "trunk_rotation"))
+    // Columns that no OpenSim model coordinate is named (Rajagopal 2015, gait2392 and Pose2Sim's models
+    // use hip_flexion_r, knee_angle_r, elbow_flex_r, arm_flex_r, lumbar_extension …).
+    XCTAssertTrue(labels.dropFirst().allSatisfy { $0.hasPrefix("form_") }, "\(labels)")
+    for coordinate in ["hip_flexion_r", "hip_flexion_l", "knee_angle_r", "elbow_flex_r", "knee_flexion_r", "elbow_flexion_r"] {
+      XCTAssertFalse(labels.contains(coordinate), coordinate)
+    }
+    let k = try XCTUnwrap(labels.firstIndex(of: "form_trunk_rotation"))
     XCTAssertEqual(Double(last[k])!, truth[1].angle(.trunkRotation, frame: frame), accuracy: 0.0001)
   }
 }

@@ -31,8 +31,8 @@ final class ScoreTests: XCTestCase {
   }
 
   /// Deviations of 5°, 10°, 20°, 40° in one joint of otherwise identical strokes (each sample of every
-  /// joint also given 0.3° of Gaussian noise, so that nothing is exactly equal): the score falls
-  /// monotonically, the joint comes first in the detail and in the first comment in ≥ 95 % of trials,
+  /// joint also given 0.3° of Gaussian noise, so that nothing is exactly equal): the score never rises
+  /// with the size and is lower at 40° than without, the joint comes first in the detail and in the first comment in ≥ 95 % of trials,
   /// and every other joint's sub-score stays within 2 points of its value without the deviation.
   func testInjectedDeviationIsFoundAndScored() throws {
     var rng = SeededGenerator(seed: 12)
@@ -57,10 +57,13 @@ final class ScoreTests: XCTestCase {
           }
           let score = FormScore.compare(injected, with: reference)
           trials += 1
-          if score.score >= previous { failures.append("\(joint.rawValue) \(size)°: \(score.score) ≥ \(previous)") }
+          // Scores are rounded to 0.1: a small bump in a light joint may not move them; never up.
+          if score.score > previous { failures.append("\(joint.rawValue) \(size)°: \(score.score) > \(previous)") }
+          if size == 40, score.score >= baseline.score { failures.append("\(joint.rawValue) 40°: \(score.score) ≥ \(baseline.score)") }
           previous = score.score
           if score.joints.first?.joint == joint { namedFirst += 1 }
-          if score.comments.first?.contains("(\(joint.rawValue),") == true { commentedFirst += 1 }
+          // A comment, when there is one, names the joint; from 20° on there is one (the assumed spread is 3°).
+          if score.notes.first.map({ $0.joint == joint }) ?? (size < 20) { commentedFirst += 1 }
           for other in FormJoint.allCases where other != joint {
             let d = score.detail(other)!.subScore - baseline.detail(other)!.subScore
             if abs(d) > 2 { failures.append("\(joint.rawValue) \(size)°: \(other.rawValue) moved \(d)") }
@@ -75,16 +78,42 @@ final class ScoreTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(Double(commentedFirst) / Double(trials), 0.95, summary)
   }
 
-  /// A comment in plain language: the elbow 25° more bent at contact.
+  /// A comment in plain language, with the phase and the direction: the elbow 25° more bent at contact;
+  /// none for a deviation within the spread or below the minimum size.
   func testCommentWording() throws {
     let reference = Self.curves[0]
     var bent = reference
     bent.values[.elbow] = reference.values[.elbow]!.enumerated().map { k, v in
-      v + 25 * exp(-0.5 * pow(Double(k - StrokeCurves.contactSample) / 4, 2))
+      FormPhase.contact.samples.contains(k) ? v + 25 : v
     }
     let score = FormScore.compare(bent, with: reference)
     XCTAssertEqual(score.joints.first?.joint, .elbow)
-    XCTAssert(score.comments.first?.hasPrefix("elbow 25° more bent than the reference at contact") == true, "\(score.comments)")
+    XCTAssertEqual(score.comments.first, "elbow 25° more bent at contact than your reference")
+    XCTAssertEqual(score.notes.first?.phase, .contact)
+    // 4° is under the minimum size; 8° in a joint whose spread is 4° is within 3.5 spreads.
+    var small = reference
+    small.values[.elbow] = reference.values[.elbow]!.map { $0 - 4 }
+    XCTAssertEqual(FormScore.compare(small, with: reference).comments, [])
+    func spread(_ degrees: Double) -> ReferenceSpread {
+      ReferenceSpread(degrees: Dictionary(uniqueKeysWithValues: FormJoint.allCases.map { ($0, [degrees, degrees, degrees, degrees]) }), strokes: 20)
+    }
+    small.values[.elbow] = reference.values[.elbow]!.enumerated().map { k, v in FormPhase.backswing.samples.contains(k) ? v - 8 : v }
+    XCTAssertEqual(FormScore.compare(small, with: reference, spread: spread(4)).comments, [])
+    XCTAssertEqual(
+      FormScore.compare(small, with: reference, spread: spread(1)).comments, ["elbow 8° straighter in the backswing than your reference"])
+  }
+
+  /// The joints' weights: the same deviation costs more in the racket arm than in the free leg, and more
+  /// at contact than in the follow-through.
+  func testWeightsByRoleAndPhase() throws {
+    let reference = Self.curves[0]
+    func score(_ joint: FormJoint, _ phase: FormPhase) -> Double {
+      var c = reference
+      c.values[joint] = reference.values[joint]!.enumerated().map { k, v in phase.samples.contains(k) ? v + 10 : v }
+      return FormScore.compare(c, with: reference).score
+    }
+    XCTAssertLessThan(score(.elbow, .contact), score(.freeKnee, .contact))
+    XCTAssertLessThan(score(.elbow, .contact), score(.elbow, .followThrough))
   }
 
   /// The reference file round-trips, and a reference of several strokes is their mean.

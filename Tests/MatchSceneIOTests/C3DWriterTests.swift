@@ -53,6 +53,7 @@ final class C3DWriterTests: XCTestCase {
     pts = e["data"]["points"]  # 4 x markers x frames, NaN where invalid
     out["ez_points"] = np.nan_to_num(pts[:3], nan=1e9).transpose(2, 1, 0).tolist()
     out["ez_units"] = list(e["parameters"]["POINT"]["UNITS"]["value"])
+    out["ez_residuals"] = e["data"]["meta_points"]["residuals"][0].T.tolist()  # frames x markers, -1 invalid
     out["ez_labels"] = list(out["ez_labels"])
     json.dump(out, sys.stdout)
     """
@@ -67,10 +68,11 @@ final class C3DWriterTests: XCTestCase {
     var ez_rate: Double
     var ez_points: [[[Double]]]
     var ez_units: [String]
+    var ez_residuals: [[Double]]
   }
 
   private func readBack(_ url: URL) throws -> Read {
-    let json = try PythonTools.run(readerScript, arguments: [url.path])
+    let json = try PythonEnvironment.readers.run(readerScript, arguments: [url.path])
     return try JSONDecoder().decode(Read.self, from: Data(json.utf8))
   }
 
@@ -100,8 +102,10 @@ final class C3DWriterTests: XCTestCase {
           let t = label.hasPrefix("P1") ? 0 : 1
           truth = motion.tracks[t][joint: m % 17, frame: f]
         }
+        let r = read.ez_residuals[k][m]
         guard truth.isPresent else {
           XCTAssertEqual(c[3], -1, "\(label) at frame \(f) is invalid")
+          XCTAssertLessThan(r, 0, "\(label) at frame \(f) is invalid in ezc3d")
           XCTAssertEqual(e[0], 1e9, "\(label) at frame \(f) is NaN in ezc3d")
           continue
         }
@@ -109,10 +113,13 @@ final class C3DWriterTests: XCTestCase {
           XCTAssertEqual(c[axis], truth.position[axis], accuracy: 1e-5, "\(label) frame \(f) axis \(axis) (c3d)")
           XCTAssertEqual(e[axis], truth.position[axis], accuracy: 1e-5, "\(label) frame \(f) axis \(axis) (ezc3d)")
         }
-        if truth.state == .filled { XCTAssertEqual(c[3], 0, "a filled sample is modelled: residual 0") }
+        if truth.state == .filled {
+          XCTAssertEqual(c[3], 0, "a filled sample is modelled: residual 0")
+          XCTAssertEqual(r, 0, "a filled sample is modelled: residual 0 (ezc3d)")
+        }
         if truth.state == .measured {
           // Without cameras 1 mm a pixel: 2.5 px rounds to 3 mm, the ball's 0.5 px to the 1 mm floor.
-          XCTAssertEqual(c[3], label == "ball" ? 0.001 : 0.003, accuracy: 1e-6, "\(label) residual")
+          XCTAssertEqual(r, label == "ball" ? 0.001 : 0.003, accuracy: 1e-6, "\(label) residual (ezc3d)")
         }
         compared += 1
       }
@@ -133,8 +140,56 @@ final class C3DWriterTests: XCTestCase {
     let url = try makeTemporaryFolder("c3d").appendingPathComponent("m.c3d")
     try C3DWriter.write(motion, cameras: [camera], to: url)
     let read = try readBack(url)
-    XCTAssertEqual(read.c3d_frames[0][0][3], 0.013, accuracy: 1e-9, "12.5 mm rounds to 13 mm steps")
+    XCTAssertEqual(read.ez_residuals[0][0], 0.013, accuracy: 1e-6, "12.5 mm rounds to 13 mm steps")
+    XCTAssertLessThan(read.ez_residuals[1][0], 0)
     XCTAssertEqual(read.c3d_frames[1][0][3], -1)
+  }
+
+  /// ezc3d (OpenSim's reader) gets each measured point's residual as documented: tracks.csv's `reproj_px`
+  /// × depth ÷ focal length, in whole millimetres within 1…127; filled points 0, missing ones invalid. Also
+  /// the plain-label and y-up layouts.
+  func testEzc3dReadsTracksReprojPxAsDocumentedResiduals() throws {
+    var motion = MotionModel(fps: 50, skeleton: .coco17, frames: 0...29)
+    var track = motion.makeTrack(id: "P1", kind: .player)
+    for f in 0..<30 {
+      for j in 0..<17 {
+        let px = 0.3 + Double((f * 17 + j) % 41) * 0.55  // 0.3 … 22.3 px
+        track[joint: j, frame: f] = MotionSample(
+          position: SIMD3(0.1 * Double(j), 0.05 * Double(f), 1), reprojectionPx: px, views: 2, state: .measured)
+      }
+    }
+    track[joint: 4, frame: 3].state = .filled
+    track[joint: 5, frame: 4] = .missing
+    motion.tracks.append(track)
+    // Depth 4 m (camera at z = 5 looking down −z… its z axis towards the points), f = 800 px: 5 mm a pixel.
+    let camera = Camera(
+      name: "cam01", imageSize: ImageSize(width: 1920, height: 1080), fx: 800, fy: 800, cx: 960, cy: 540,
+      camFromWorld: RigidTransform(rotation: .identity, translation: SIMD3(0, 0, 3)))
+    let dir = try makeTemporaryFolder("c3d-residuals")
+    let url = dir.appendingPathComponent("m.c3d")
+    try C3DWriter.write(motion, cameras: [camera], layout: C3DLayout(plainNames: true, yUp: true), to: url)
+    // tracks.csv's text for the reprojection errors, as a user compares them.
+    let rows = try TracksCSV.parse(TracksCSV.render(motion.rows), file: "tracks.csv")
+    let read = try readBack(url)
+    XCTAssertEqual(read.ez_labels, Skeleton.coco17.keypoints, "plain labels, no P1: prefix")
+    var compared = 0
+    for row in rows {
+      let m = Skeleton.coco17.keypoints.firstIndex(of: row.joint)!
+      let r = read.ez_residuals[row.frame][m]
+      let p = read.ez_points[row.frame][m]
+      assertClose(SIMD3(p[0], p[1], p[2]), TRCWriter.openSimFromWorld(row.position), absolute: 1e-5)
+      guard row.reprojectionPx >= 0 else {
+        XCTAssertEqual(r, 0, "filled: residual 0")
+        continue
+      }
+      let depth = 3 + row.position.z  // camFromWorld z
+      let expected = Double(C3DWriter.residualUnits(metres: row.reprojectionPx * depth / 800)) * C3DWriter.residualUnit
+      XCTAssertEqual(r, expected, accuracy: 0.01 * expected, "\(row.joint) at \(row.frame): \(row.reprojectionPx) px")
+      compared += 1
+    }
+    XCTAssertEqual(compared, 30 * 17 - 2)
+    XCTAssertLessThan(read.ez_residuals[4][5], 0, "missing: invalid")
+    XCTAssertEqual(Set(read.ez_residuals.joined().filter { $0 > 0 }).count > 20, true, "residuals 1…22 mm, not a constant")
   }
 
   func testPose2SimNamesWithDerivedHipAndNeck() throws {
@@ -178,7 +233,7 @@ final class C3DWriterTests: XCTestCase {
       e = ezc3d.c3d(sys.argv[1])
       print(e["data"]["points"].shape[2])
       """
-    let lines = try PythonTools.run(script, arguments: [url.path]).split(separator: "\n")
+    let lines = try PythonEnvironment.readers.run(script, arguments: [url.path]).split(separator: "\n")
     let first = lines[0].split(separator: " ")
     XCTAssertEqual(first[0], "70000")
     XCTAssertEqual(first[1], "70000")

@@ -69,7 +69,7 @@ final class CSVFieldTests: XCTestCase {
     csv.forEachLine { line, f in
       if line == 1 { header = f.map { csv.name($0) } } else { widths.insert(f.count) }
     }
-    XCTAssertEqual(header.count, 2 + 5 * (2 * joints.count + 1))
+    XCTAssertEqual(header.count, 2 + 6 * (2 * joints.count + 1))
     XCTAssert(header.contains("@P2,x_no,se_x"), "\(header)")
     XCTAssert(header.contains("P1_line\nbreak_views"), "\(header)")
     XCTAssertEqual(widths, [header.count], "every row as wide as the header")
@@ -111,7 +111,8 @@ final class CSVFieldTests: XCTestCase {
     }
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     XCTAssertEqual(lines[0], "PathFileType\t4\t(X/Y/Z)\tP_1.trc")
-    XCTAssertEqual(lines[3].split(separator: "\t", omittingEmptySubsequences: false).count, 2 + 3 * markers.count)
+    // 2 + 3 per marker, and the closing empty cell every table line ends with (`TRCWriter`).
+    XCTAssertEqual(lines[3].split(separator: "\t", omittingEmptySubsequences: false).count, 2 + 3 * markers.count + 1)
     let parsed = try TRCWriter.parse(text, file: "x.trc")
     XCTAssertEqual(parsed.markers, ["a_b", "c_d", "e_f", "a_b_2", "plain", "_"])
     XCTAssertEqual(parsed.frames[2]?["plain"], SIMD3(2, 4, 0))

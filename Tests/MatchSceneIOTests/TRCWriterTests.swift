@@ -22,9 +22,33 @@ final class TRCWriterTests: XCTestCase {
     XCTAssertEqual(lines[5], "")
     let parsed = try TRCWriter.parse(text, file: "P1.trc")
     XCTAssertEqual(parsed.markers, Skeleton.coco17.keypoints)
-    // y-up: (x, y, z) → (y, z, x).
-    assertClose(parsed.frames[12]!["left_shoulder"]!, SIMD3(0.5, 1.12, 0.5), absolute: 1e-6)
+    // y-up: (x, y, z) → (x, z, −y).
+    assertClose(parsed.frames[12]!["left_shoulder"]!, SIMD3(0.5, 1.12, -0.5), absolute: 1e-6)
     XCTAssertNil(parsed.frames[11]!["left_ear"], "a missing marker stays empty")
+  }
+
+  /// OpenSim refuses a row with fewer than 2 + 3 × markers cells once its tokenizer has dropped the line's
+  /// trailing empty cell: every table line ends with a tab, so a row whose last marker is missing still
+  /// holds all its cells after that drop.
+  func testRowsKeepEveryCellWhenTheLastMarkerIsMissing() {
+    var points: [TrackPoint] = []
+    let k = Skeleton.coco17.keypoints
+    for f in 0...1 {
+      for joint in k where !(f == 0 && joint == k.last) {
+        points.append(TrackPoint(frame: f, time: Double(f) / 50, track: "B1", kind: .person, joint: joint,
+                                 position: SIMD3(1, 2, 3), reprojectionPx: 1, views: 2))
+      }
+    }
+    let text = TRCWriter.render(track: "B1", points: points, skeleton: .coco17, fps: 50, fileName: "B1.trc")
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    // Cells as OpenSim's tokenizer counts them: the text after the last tab is a cell only when non-empty.
+    func openSimCells(_ line: Substring) -> Int {
+      let cells = line.split(separator: "\t", omittingEmptySubsequences: false)
+      return cells.last == "" ? cells.count - 1 : cells.count
+    }
+    XCTAssertEqual(openSimCells(lines[6]), 2 + 3 * 17, "frame 0, right_ankle missing")
+    XCTAssertEqual(openSimCells(lines[7]), 2 + 3 * 17, "frame 1, complete")
+    XCTAssertEqual(openSimCells(lines[4]), 2 + 3 * 17, "X1 … Z17")
   }
 }
 
@@ -61,13 +85,13 @@ final class TRCMarkerNamesTests: XCTestCase {
     let text = TRCWriter.render(m.tracks[0], markers: set, fps: 60, fileName: "P1.trc")
     let parsed = try TRCWriter.parse(text, file: "P1.trc")
     XCTAssertEqual(parsed.markers, set.names)
-    // y-up (x, y, z) → (y, z, x); Neck is the mid-shoulders (joints 5, 6), Hip the mid-hips (11, 12).
+    // y-up (x, y, z) → (x, z, −y); Neck is the mid-shoulders (joints 5, 6), Hip the mid-hips (11, 12).
     let k = Skeleton.coco17.keypoints
     let p = { (name: String) in m.tracks[0][joint: k.firstIndex(of: name)!, frame: 9].position }
     let neck = (p("left_shoulder") + p("right_shoulder")) / 2
-    assertClose(parsed.frames[9]!["Neck"]!, SIMD3(neck.y, neck.z, neck.x), absolute: 1e-6)
+    assertClose(parsed.frames[9]!["Neck"]!, SIMD3(neck.x, neck.z, -neck.y), absolute: 1e-6)
     let wrist = p("left_wrist")
-    assertClose(parsed.frames[9]!["LWrist"]!, SIMD3(wrist.y, wrist.z, wrist.x), absolute: 1e-6)
+    assertClose(parsed.frames[9]!["LWrist"]!, SIMD3(wrist.x, wrist.z, -wrist.y), absolute: 1e-6)
   }
 
   func testPose2SimNamesForOtherSkeletons() {

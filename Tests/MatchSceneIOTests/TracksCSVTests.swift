@@ -65,8 +65,8 @@ final class TracksCSVTests: XCTestCase {
     XCTAssertEqual(motion.tracks.first?[joint: 0, frame: 4].state, .filled)
   }
 
-  /// The wide layout: one row per frame (gaps included), five cells per track and joint, filled cells
-  /// without error and views, missing ones empty.
+  /// The wide layout: one row per frame (gaps included), six cells per track and joint, filled cells
+  /// without error, views and reproj_px, missing ones empty.
   func testWideLayoutHasOneRowPerFrame() {
     let skeleton = Skeleton(name: "two", keypoints: ["nose", "left_ankle"], bones: [])
     let rows = [
@@ -76,12 +76,12 @@ final class TracksCSVTests: XCTestCase {
       TrackPoint(frame: 3, time: 0, track: "P1", kind: .player, joint: "nose", position: SIMD3(7, 8, 9), reprojectionPx: 2, views: 4),
     ]
     XCTAssertEqual(TracksWideCSV.render(rows, skeleton: skeleton, fps: 50), """
-      frame,time,P1_nose_x,P1_nose_y,P1_nose_z,P1_nose_error,P1_nose_views,\
-      P1_left_ankle_x,P1_left_ankle_y,P1_left_ankle_z,P1_left_ankle_error,P1_left_ankle_views,\
-      ball_x,ball_y,ball_z,ball_error,ball_views
-      1,0.020000,4.000000,5.000000,6.000000,,,1.000000,2.000000,3.000000,0.500,3,0.000000,0.000000,1.000000,1.000,2
-      2,0.040000,,,,,,,,,,,,,,,
-      3,0.060000,7.000000,8.000000,9.000000,2.000,4,,,,,,,,,,
+      frame,time,P1_nose_x,P1_nose_y,P1_nose_z,P1_nose_error,P1_nose_views,P1_nose_reproj_px,\
+      P1_left_ankle_x,P1_left_ankle_y,P1_left_ankle_z,P1_left_ankle_error,P1_left_ankle_views,P1_left_ankle_reproj_px,\
+      ball_x,ball_y,ball_z,ball_error,ball_views,ball_reproj_px
+      1,0.020000,4.000000,5.000000,6.000000,,,,1.000000,2.000000,3.000000,0.500,3,0.500,0.000000,0.000000,1.000000,1.000,2,1.000
+      2,0.040000,,,,,,,,,,,,,,,,,,
+      3,0.060000,7.000000,8.000000,9.000000,2.000,4,2.000,,,,,,,,,,,,
 
       """)
   }

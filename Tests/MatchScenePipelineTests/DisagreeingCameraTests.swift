@@ -62,6 +62,22 @@ final class DisagreeingCameraTests: XCTestCase {
     XCTAssertLessThan(accuracy(corrected), 0.012)
     // The cameras the check trusted hold the world frame: they moved by no more than the estimate's spread.
     assertCamerasHeld(corrected.cameras, against: simulated.match.cameras, except: name)
+    // The world is the calibration's: the trusted cameras are exactly as given, nothing is levelled, and
+    // through them the error is the same as through the cameras used.
+    for (used, given) in zip(corrected.cameras, match.cameras) where given.name != name {
+      XCTAssertLessThan(length(used.center - given.center), 1e-9, given.name)
+      XCTAssertLessThan(length((used.camFromWorld.rotation * given.camFromWorld.rotation.transposed).rodriguesVector), 1e-9, given.name)
+    }
+    XCTAssertEqual(corrected.report?.worldFrame, .calibration)
+    XCTAssertNotEqual(corrected.report?.floor?.levelled, true)
+    for camera in try XCTUnwrap(corrected.report?.cameras) {
+      let throughGiven = try XCTUnwrap(camera.givenCalibrationAllViewsReprojectionPx).median
+      if camera.name == name {
+        XCTAssertGreaterThan(throughGiven, 3 * othersAfter, camera.name)
+      } else {
+        XCTAssertEqual(throughGiven, try XCTUnwrap(camera.allViewsReprojectionPx).median, accuracy: 1e-6, camera.name)
+      }
+    }
 
     // The cameras the outputs were reconstructed with are written beside them (overlay draws with them).
     let out = try makeTemporaryFolder().appendingPathComponent("out")

@@ -17,39 +17,64 @@ enum FolderHash {
   static let reportLimit = 64 << 20
 
   /// Regular files under `root`, as paths relative to it, following symbolic links to files and folders
-  /// (each real folder walked once, so a link cycle ends); a folder or file for which `leaveOut` says
-  /// true is not entered or listed. FIFOs, sockets and devices are left out.
+  /// (each real folder, by device and inode, walked once, so a link cycle ends); a folder or file for which
+  /// `leaveOut` says true is not entered or listed. FIFOs, sockets and devices are left out. The entry
+  /// types come from `readdir` (POSIX.1-2008 `d_type`); only links and entries of unknown type are
+  /// `stat`ed — a match folder holds ~10⁵ files.
   static func files(under root: String, leaveOut: (_ relative: String, _ isFolder: Bool) -> Bool) -> [String] {
     var out: [String] = []
-    var visited = Set<String>()
+    var visited = Set<FolderID>()
     func walk(_ folder: String, _ prefix: String) {
-      guard let real = realPath(folder), visited.insert(real).inserted else { return }
-      guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-      for name in names {
+      var s = stat()
+      guard stat(folder, &s) == 0, visited.insert(FolderID(device: UInt64(s.st_dev), inode: UInt64(s.st_ino))).inserted,
+        let dir = opendir(folder)
+      else { return }
+      defer { closedir(dir) }
+      var folders: [(path: String, relative: String)] = []
+      while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        if name == "." || name == ".." { continue }
         let relative = prefix.isEmpty ? name : prefix + "/" + name
-        var s = stat()
-        guard stat(folder + "/" + name, &s) == 0 else { continue }  // a dangling link
-        switch s.st_mode & S_IFMT {
-        case S_IFDIR: if !leaveOut(relative, true) { walk(folder + "/" + name, relative) }
-        case S_IFREG: if !leaveOut(relative, false) { out.append(relative) }
-        default: continue
+        let path = folder + "/" + name
+        var kind = Int32(entry.pointee.d_type)
+        if kind != Int32(DT_DIR) && kind != Int32(DT_REG) {
+          var target = stat()
+          guard stat(path, &target) == 0 else { continue }  // a dangling link
+          switch target.st_mode & S_IFMT {
+          case S_IFDIR: kind = Int32(DT_DIR)
+          case S_IFREG: kind = Int32(DT_REG)
+          default: continue
+          }
+        }
+        if kind == Int32(DT_DIR) {
+          if !leaveOut(relative, true) { folders.append((path, relative)) }
+        } else if !leaveOut(relative, false) {
+          out.append(relative)
         }
       }
+      for sub in folders { walk(sub.path, sub.relative) }
     }
     walk(root, "")
     return out
   }
 
-  static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
+  /// A folder's identity, whatever path reaches it.
+  struct FolderID: Hashable {
+    let device: UInt64
+    let inode: UInt64
   }
 
   /// Feeds `relative`, the length hashed and the bytes hashed of `file`: a `.glb`'s JSON chunk only,
   /// `report.json` without its run time, any other file whole — in `pieceBytes` pieces.
   /// - Throws: `InputError` naming the file when it cannot be read or shrinks while it is read.
   static func update(_ digest: inout SHA256, file: String, relative: String) throws {
+    var buffer: [UInt8] = []
+    try update(&digest, file: file, relative: relative, buffer: &buffer)
+  }
+
+  /// As `update(_:file:relative:)`, reading through `buffer` (grown to at most `pieceBytes` and kept, so a
+  /// walk over 10⁵ small files allocates it once).
+  static func update(_ digest: inout SHA256, file: String, relative: String, buffer: inout [UInt8]) throws {
     let fd = open(file, O_RDONLY)
     guard fd >= 0 else { throw InputError(file: file, "cannot read the file: \(String(cString: strerror(errno)))") }
     defer { close(fd) }
@@ -76,12 +101,12 @@ enum FolderHash {
       }
     }
     digest.update(Array("\(relative)\n\(length)\n".utf8))
-    // No bigger than the file: a match folder holds ~10⁵ small JSON files, and a fresh zeroed 1 MB buffer
-    // for each (mapped and unmapped by malloc) cost more than hashing them.
-    var buffer = [UInt8](repeating: 0, count: min(pieceBytes, max(length, 1)))
+    // Grown to the largest file read so far, up to a piece: a match folder holds ~10⁵ small JSON files,
+    // and a fresh zeroed 1 MB buffer for each (mapped and unmapped by malloc) cost more than hashing them.
+    if buffer.count < min(pieceBytes, max(length, 1)) { buffer = [UInt8](repeating: 0, count: min(pieceBytes, max(length, 1))) }
     var remaining = length
     while remaining > 0 {
-      let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, min(pieceBytes, remaining)) }
+      let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, min($0.count, remaining)) }
       guard n > 0 else {
         throw InputError(file: file, "the file shrank or could not be read while it was hashed (\(length - remaining) of \(length) bytes)")
       }

@@ -39,8 +39,9 @@ extension MatchOutput {
       return false
     }.filter { !$0.hasSuffix(OutputFolder.markerName) && !$0.hasSuffix(".matchscene-batch.json") }
     var digest = SHA256()
+    var buffer: [UInt8] = []
     for relative in paths.sorted() {
-      try FolderHash.update(&digest, file: root + "/" + relative, relative: relative)
+      try FolderHash.update(&digest, file: root + "/" + relative, relative: relative, buffer: &buffer)
     }
     return digest.finish()
   }
