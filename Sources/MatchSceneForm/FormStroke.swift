@@ -18,7 +18,8 @@ public struct FormStroke: Sendable, Codable, Equatable {
   public init(
     track: String, number: Int, kind: StrokeKind, hand: BodySide, backswingStartFrame: Int, forwardSwingStartFrame: Int?,
     contactFrame: Int, followThroughEndFrame: Int, landmarks: StrokeLandmarks?, contactTime: Double, contactHeight: Double,
-    handSpeedAtContact: Double?, ballSpeedAfter: Double?, rally: Int?, angles: [String: [String: Double]]
+    handSpeedAtContact: Double?, ballSpeedAfter: Double?, rally: Int?, ballSpin: BallSpin? = nil,
+    angles: [String: [String: Double]]
   ) {
     self.track = track
     self.number = number
@@ -34,6 +35,7 @@ public struct FormStroke: Sendable, Codable, Equatable {
     self.handSpeedAtContact = handSpeedAtContact
     self.ballSpeedAfter = ballSpeedAfter
     self.rally = rally
+    self.ballSpin = ballSpin
     self.angles = angles
   }
 
