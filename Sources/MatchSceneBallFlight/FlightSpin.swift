@@ -73,15 +73,27 @@ extension FlightFit {
     var spinless = model
     spinless.spin = .zero
     guard let plain = fit(samples, model: spinless, frames: frames, start: start) else { return nil }
-    let spinStart = start?.spin != nil ? start! : plain
-    guard model.magnus > 0, samples.count >= 8, FlightSpin.basis(velocity: plain.velocity) != nil,
-      let spinning = fit(samples, model: spinless, frames: frames, free: FlightFitFreedom(spin: true), start: spinStart),
-      let spin = spinning.spin, spin.isPlausible
+    guard model.magnus > 0, samples.count >= 8, FlightSpin.basis(velocity: plain.velocity) != nil else { return plain }
+    let rssPlain = plain.rms * plain.rms * Double(samples.count)
+    func statistic(_ spinning: BallFlight) -> Double {
+      let rssSpin = spinning.rms * spinning.rms * Double(samples.count)
+      let variance = rssSpin / max(1, Double(3 * samples.count) - 8)
+      return variance > 0 ? (rssPlain - rssSpin) / variance : 0
+    }
+    // Without a spinning start, one Gauss–Newton step from the spinless fit first: the spin enters
+    // the path nearly linearly, so that step takes almost all the decrease the full fit would (the
+    // score test (Rao, 1948) standing in for the F-test); a flight far below the critical
+    // value after it is spinless, and the full fit is skipped.
+    var spinStart = start?.spin != nil ? start! : plain
+    if start?.spin == nil {
+      guard let step = fit(samples, model: spinless, frames: frames, iterations: 1, free: FlightFitFreedom(spin: true), start: plain),
+        step.spin != nil, statistic(step) > spinTestCritical / 4
+      else { return plain }
+      spinStart = step
+    }
+    guard let spinning = fit(samples, model: spinless, frames: frames, free: FlightFitFreedom(spin: true), start: spinStart),
+      let spin = spinning.spin, spin.isPlausible, statistic(spinning) > spinTestCritical
     else { return plain }
-    let n = Double(3 * samples.count)
-    let rssPlain = plain.rms * plain.rms * Double(samples.count), rssSpin = spinning.rms * spinning.rms * Double(samples.count)
-    let variance = rssSpin / max(1, n - 8)
-    guard variance > 0, (rssPlain - rssSpin) / variance > spinTestCritical else { return plain }
     return spinning
   }
 }
