@@ -154,7 +154,10 @@ public struct MatchAnalyzer: Sendable {
         .refit(flights, observations: observations, fps: fps)
     }
     let ballByFrame = Dictionary(observations.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
-    return (flights, ballByFrame, BallRest.events(ballByFrame, fps: fps, options: options.ballAtRest), drag)
+    // With a table, a rest over it must lie on its top (`BallRestOptions.surfaceTolerance`).
+    let rests = BallRest.events(
+      ballByFrame, fps: fps, options: options.ballAtRest, surfaces: table.map { BallSurfaces(ballRadius: ballRadius, table: $0) })
+    return (flights, ballByFrame, rests, drag)
   }
 
   /// Events sorted by frame, stably; at one frame a rally's start first and its end last.
