@@ -12,8 +12,13 @@ extension SportSpec {
       ballRadius: ball.radius)
   }
 
-  /// The ball's flight model (gravity along −z of the venue frame, quadratic drag).
-  public var ballModel: BallModel { BallModel(gravity: SIMD3(0, 0, -ball.gravity), drag: ball.dragPerMetre) }
+  /// The ball's flight model (gravity along −z of the venue frame, quadratic drag, the Magnus constant;
+  /// no spin).
+  public var ballModel: BallModel {
+    BallModel(
+      gravity: SIMD3(0, 0, -ball.gravity), drag: ball.dragPerMetre,
+      magnus: BallModel.magnusConstant(coefficient: ball.magnusCoefficient, airDensity: ball.airDensity, radius: ball.radius, mass: ball.mass))
+  }
 
   /// The venue's half length and half width (the table's, the court's), metres; nil when the venue has
   /// no `length` and `width` (a plain floor).

@@ -15,6 +15,12 @@ public struct BallSpec: Sendable, Equatable {
   public var tangentialKeepFloor: Double
   public var rollingDeceleration: Double
   public var restNormalSpeed: Double
+  /// Magnus (lift per spin parameter) coefficient C_M: a spinning ball feels `k_M ω × v`,
+  /// k_M = ρ C_M π r³ / 2m (`magnus_coefficient`, optional).
+  public var magnusCoefficient: Double = 0.2
+  /// Coulomb friction coefficient μ between ball and table top, for the bounce of a spinning ball
+  /// (`friction_table`, optional).
+  public var frictionTable: Double = 0.25
 
   /// Quadratic drag per unit speed², 1/m: `a_drag = −k |v| v`, `k = ρ C_d A / (2 m)`.
   public var dragPerMetre: Double { airDensity * dragCoefficient * Double.pi * radius * radius / (2 * mass) }
@@ -124,6 +130,8 @@ public struct SportSpec: Sendable, Equatable {
       tangentialKeepFloor: try b.number("tangential_keep_floor") ?? 1,
       rollingDeceleration: try b.number("rolling_deceleration") ?? 0.3,
       restNormalSpeed: try b.number("rest_normal_speed") ?? 0.15)
+    ball.magnusCoefficient = try b.number("magnus_coefficient") ?? ball.magnusCoefficient
+    ball.frictionTable = try b.number("friction_table") ?? ball.frictionTable
     guard let v = try root.subtable("venue") else {
       throw InputError(file: url.path, location: .key("venue"), "missing [venue] table")
     }

@@ -13,6 +13,11 @@ public struct AnalysisOptions: Sendable {
   /// Fit ball flights with the physics model, fill missed frames inside flights, find events.
   public var ballPhysics = true
   public var segmentation = FlightSegmentationOptions()
+  /// Estimate the drag from the match's own flights (`DragEstimate`) and refit every flight with it and
+  /// with its spin when the model test keeps it (`FlightFit.fitTestingSpin`); off: the flights as
+  /// segmented with the sport's drag, spinless.
+  public var ballDragAndSpin = true
+  public var dragEstimate = DragEstimateOptions()
   public var events = EventDetectionOptions()
   /// When the ball counts as at rest (`ball_at_rest` events, for every sport).
   public var ballAtRest = BallRestOptions()
@@ -38,11 +43,14 @@ public struct AnalysisResult: Sendable {
   public var motion: MotionModel
   public var events: [MatchEvent]
   public var flights: [BallFlight]
+  /// The match's drag constant as estimated from its flights (nil: not estimated).
+  public var drag: DragEstimate?
 
-  public init(motion: MotionModel, events: [MatchEvent], flights: [BallFlight]) {
+  public init(motion: MotionModel, events: [MatchEvent], flights: [BallFlight], drag: DragEstimate? = nil) {
     self.motion = motion
     self.events = events
     self.flights = flights
+    self.drag = drag
   }
 }
 
@@ -94,7 +102,7 @@ public struct MatchAnalyzer: Sendable {
     }
     var motion = people
     guard let b = ballPart, let ballWork else { return AnalysisResult(motion: motion, events: [], flights: []) }
-    let (flights, ballByFrame, rests) = ballWork
+    let (flights, ballByFrame, rests, drag) = ballWork
     let fps = motion.fps
     let ball = motion.tracks[b]
     guard let table else {
@@ -103,7 +111,7 @@ public struct MatchAnalyzer: Sendable {
       motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps, refit: options.flightRefit, refitAll: options.flightsRefit) { _, _ in true }
       let rallies = BallRest.rallies(
         ballByFrame, rests: rests, fps: fps, lostDuration: options.events.lostDuration, hold: options.ballAtRest.hold)
-      return AnalysisResult(motion: motion, events: Self.inTimeOrder(rests + rallies), flights: flights)
+      return AnalysisResult(motion: motion, events: Self.inTimeOrder(rests + rallies), flights: flights, drag: drag)
     }
     var wrists: [String: [Int: [SIMD3<Double>]]] = [:]
     let wristJoints = motion.skeleton.wrists
@@ -116,8 +124,9 @@ public struct MatchAnalyzer: Sendable {
       }
       if !byFrame.isEmpty { wrists[track.id] = byFrame }
     }
-    let events = EventDetector(table: table, options: options.events).detect(
-      flights: flights, ball: ballByFrame, wrists: wrists, fps: fps)
+    let events = FlightSpinEvents.attach(
+      to: EventDetector(table: table, options: options.events).detect(flights: flights, ball: ballByFrame, wrists: wrists, fps: fps),
+      flights: flights)
     // The ball: fitted positions inside flights (missed frames filled), observations elsewhere while a
     // rally is on, nothing while the ball is out of play.
     let rallies = Rallies.inPlay(
@@ -126,20 +135,29 @@ public struct MatchAnalyzer: Sendable {
     motion.tracks[b] = Self.replacingBall(ball, flights: flights, fps: fps, refit: options.flightRefit, refitAll: options.flightsRefit) { frame, fitted in
       rallies.contains { $0.contains(frame) } || (fitted && rallies.isEmpty)
     }
-    return AnalysisResult(motion: motion, events: Self.inTimeOrder(events + rests), flights: flights)
+    return AnalysisResult(motion: motion, events: Self.inTimeOrder(events + rests), flights: flights, drag: drag)
   }
 
-  /// The ball's flights (`FlightSegmentation`), its observations by frame, and its `ball_at_rest`
-  /// events (`BallRest`), from the ball's track as reconstructed.
+  /// The ball's flights (`FlightSegmentation`; with `ballDragAndSpin`, refitted with the match's drag
+  /// and their spin), its observations by frame, its `ball_at_rest` events (`BallRest`), and the drag
+  /// estimate, from the ball's track as reconstructed.
   func ballFlightsAndRests(
     _ ball: MotionTrack, fps: Double
-  ) -> (flights: [BallFlight], byFrame: [Int: SIMD3<Double>], rests: [MatchEvent]) {
+  ) -> (flights: [BallFlight], byFrame: [Int: SIMD3<Double>], rests: [MatchEvent], drag: DragEstimate?) {
     let observations = ball.frames.compactMap { frame in ball.position(joint: 0, frame: frame).map { (frame: frame, position: $0) } }
-    let flights = FlightSegmentation(
+    var flights = FlightSegmentation(
       model: self.ball, surfaces: BallSurfaces(ballRadius: ballRadius, table: table), options: options.segmentation
     ).flights(observations, fps: fps)
+    var drag: DragEstimate?
+    if options.ballDragAndSpin {
+      (flights, drag) = FlightRefit(model: self.ball, segmentation: options.segmentation, dragOptions: options.dragEstimate)
+        .refit(flights, observations: observations, fps: fps)
+    }
     let ballByFrame = Dictionary(observations.map { ($0.frame, $0.position) }, uniquingKeysWith: { a, _ in a })
-    return (flights, ballByFrame, BallRest.events(ballByFrame, fps: fps, options: options.ballAtRest))
+    // With a table, a rest over it must lie on its top (`BallRestOptions.surfaceTolerance`).
+    let rests = BallRest.events(
+      ballByFrame, fps: fps, options: options.ballAtRest, surfaces: table.map { BallSurfaces(ballRadius: ballRadius, table: $0) })
+    return (flights, ballByFrame, rests, drag)
   }
 
   /// Events sorted by frame, stably; at one frame a rally's start first and its end last.

@@ -1,19 +1,40 @@
 import MatchSceneCore
 
-/// The ball's free flight: gravity and quadratic air drag, `a = g − k |v| v` (k = ρ C_d A / 2m),
-/// integrated with classical 4th-order Runge–Kutta. Spin (Magnus) is not modelled.
+/// The ball's free flight: gravity, quadratic air drag and the Magnus force of a spinning ball,
+/// `a = g − k_D |v| v + k_M ω × v` (k_D = ρ C_D A / 2m, k_M = ρ C_M A r / 2m, ω constant during the
+/// flight), the flight model of table-tennis trajectory studies (Nakashima et al., "Modeling of
+/// rebound phenomenon of a rigid ball with friction and elastic effects", ACC 2010, eq. 1; Huang et
+/// al., "Trajectory prediction of spinning ball for ping-pong player robot", IROS 2011), integrated
+/// with classical 4th-order Runge–Kutta. With `spin` zero the Magnus term is skipped, so a spinless
+/// model gives exactly the drag-only flight.
 public struct BallModel: Sendable, Equatable {
   /// Gravity vector, m/s² (world frame).
   public var gravity: SIMD3<Double>
-  /// Drag constant k, 1/m.
+  /// Drag constant k_D, 1/m.
   public var drag: Double
+  /// Magnus constant k_M (dimensionless: acceleration per unit of ω × v, ω in rad/s).
+  public var magnus: Double
+  /// The ball's angular velocity ω, rad/s, world frame.
+  public var spin: SIMD3<Double>
 
-  public init(gravity: SIMD3<Double> = SIMD3(0, 0, -9.81), drag: Double) {
+  public init(gravity: SIMD3<Double> = SIMD3(0, 0, -9.81), drag: Double, magnus: Double = 0, spin: SIMD3<Double> = .zero) {
     self.gravity = gravity
     self.drag = drag
+    self.magnus = magnus
+    self.spin = spin
   }
 
-  public func acceleration(_ v: SIMD3<Double>) -> SIMD3<Double> { gravity - drag * length(v) * v }
+  /// The Magnus constant of a ball of radius `radius` (m), mass `mass` (kg) and Magnus (lift per spin
+  /// parameter) coefficient `coefficient` in air of density `airDensity`: k_M = ρ C_M π r³ / 2m.
+  public static func magnusConstant(coefficient: Double, airDensity: Double, radius: Double, mass: Double) -> Double {
+    airDensity * coefficient * Double.pi * radius * radius * radius / (2 * mass)
+  }
+
+  @inline(__always)
+  public func acceleration(_ v: SIMD3<Double>) -> SIMD3<Double> {
+    if spin == .zero { return gravity - drag * length(v) * v }
+    return gravity - drag * length(v) * v + magnus * cross(spin, v)
+  }
 
   /// State after `dt` seconds from (p, v), in RK4 steps of at most `step` seconds. `dt` may be negative.
   public func advance(_ p: SIMD3<Double>, _ v: SIMD3<Double>, by dt: Double, step: Double = 1.0 / 480) -> (SIMD3<Double>, SIMD3<Double>) {

@@ -10,9 +10,11 @@ extension FlightSegmentation {
   /// partitioning of data on an interval", IEEE Signal Processing Letters 12(2), 2005), with the number
   /// of parts as the first criterion instead of a penalty.
   /// - Returns: the parts; `[members]` when nothing goes through a surface or no split clears them.
-  func splitAtSurfaces(_ members: [Int], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double) -> [[Int]] {
-    guard surfaces != nil, members.count >= 4, let flight = fit(members, obs, fps: fps),
-      goesThrough(flight, members, obs, fps: fps)
+  /// `fitted` is the flight already fitted to `members`.
+  func splitAtSurfaces(
+    _ members: [Int], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double, fitted flight: BallFlight
+  ) -> [[Int]] {
+    guard surfaces != nil, members.count >= 4, goesThrough(flight, members, obs, fps: fps)
     else { return [members] }
     let n = members.count
     // best[j]: fewest parts (then least cost) covering members[0..<j], and where its last part starts.

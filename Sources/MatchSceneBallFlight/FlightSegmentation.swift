@@ -21,6 +21,16 @@ public struct FlightSegmentationOptions: Sendable {
   /// Consecutive flights one path fits with an RMS at most this times the larger of theirs are one
   /// flight (a bad observation broke it).
   public var mergeFactor: Double = 1.5
+  /// Consecutive flights whose paths' velocities differ by more than this where they meet (m/s) met
+  /// at a contact and are not tried as one (a stroke changes it by 10 m/s and more, most bounces by
+  /// 4–6; two pieces of one path agree within a few tenths; at 2 m/s a join was missed on a simulated
+  /// match).
+  public var mergeVelocityJump: Double = 4
+  /// A flight of at least this many observations may be fitted with its spin free when the model has
+  /// a Magnus constant: a heavily spinning ball (100 rev/s and more) bends a long flight by centimetres
+  /// more than a spinless path can follow, which would break it at the gate. The spin is freed where
+  /// the spinless path fails (`FlightSegmentation.spinningFit`) and for each flight's final path.
+  public var spinFreeFrom = 10
   public init() {}
 }
 
@@ -92,12 +102,27 @@ public struct FlightSegmentation: Sendable {
       var next = seedEnd + 1
       var misses = 0
       var explained = members.count
+      var spinTried = 0  // the member count at which a spinning path was last tried
       while next < end {
         let last = obs[members.last!].frame
         if obs[next].frame - last > maxGapFrames { break }
         let predicted = flight.position(at: Double(obs[next].frame) / fps)
         let gate = max(options.breakDistance, options.breakFactor * flight.rms)
         if length(predicted - obs[next].position) > gate {
+          // A spinning ball leaves the spinless path that followed it so far: before taking the miss
+          // as a contact, the members are fitted once with their spin free, and the flight goes on
+          // spinning when that path reaches the observation.
+          if flight.spin == nil, spinTried != members.count, let spinning = spinningFit(members, obs, fps: fps, start: flight) {
+            spinTried = members.count
+            let reach = max(options.breakDistance, options.breakFactor * spinning.rms)
+            if spinning.rms <= options.breakDistance,
+              length(spinning.position(at: Double(obs[next].frame) / fps) - obs[next].position) <= reach
+            {
+              flight = spinning
+              explained = members.count
+              continue
+            }
+          }
           // Two misses in a row end the flight; one is an outlier.
           if next + 1 < end {
             let predicted2 = flight.position(at: Double(obs[next + 1].frame) / fps)
@@ -116,7 +141,16 @@ public struct FlightSegmentation: Sendable {
         // RMS, and without that bound a flight could swallow a stroke and the next flight (on the
         // harder simulator's seed 2 one did, and its path missed the ball by up to 0.8 m). The
         // observations since the last refit that kept it are left for the next flight.
-        if members.count < 12 || members.count % 3 == 0, let refit = fit(members, obs, fps: fps) {
+        if members.count < 12 || members.count % 3 == 0, var refit = fit(members, obs, fps: fps, start: flight) {
+          // A spinless path whose RMS would widen the gate beyond `breakDistance` may be missing the
+          // ball's spin: the members are fitted with it free, and the flight goes on spinning when
+          // that path fits them better.
+          if options.breakFactor * refit.rms > options.breakDistance, refit.spin == nil, spinTried != members.count,
+            let spinning = spinningFit(members, obs, fps: fps, start: refit)
+          {
+            spinTried = members.count
+            if spinning.rms < refit.rms { refit = spinning }
+          }
           guard refit.rms <= options.breakDistance else {
             members.removeLast(members.count - explained)
             break
@@ -125,8 +159,12 @@ public struct FlightSegmentation: Sendable {
           explained = members.count
         }
       }
-      if let final = fit(members, obs, fps: fps) { flight = final }
-      let parts = splitAtSurfaces(members, obs, fps: fps)
+      // The last refit is the final fit when it had all the members.
+      if explained != members.count, let final = fit(members, obs, fps: fps, start: flight) { flight = final }
+      // The flight's final path has its spin free (once, from the spinless path): it is the path the
+      // surface check, the merge and the later refits gather the flight's observations along.
+      if flight.spin == nil, let spinning = spinningFit(members, obs, fps: fps, start: flight) { flight = spinning }
+      let parts = splitAtSurfaces(members, obs, fps: fps, fitted: flight)
       if parts.count == 1 {
         flights.append((flight, members))
         start = members.last! + 1
@@ -156,12 +194,20 @@ public struct FlightSegmentation: Sendable {
     for next in flights {
       if let last = out.last, next.flight.frames.lowerBound - last.flight.frames.upperBound <= maxGapFrames {
         let members = last.members + next.members
-        if let joined = fit(members, obs, fps: fps),
-          joined.rms <= options.mergeFactor * max(last.flight.rms, next.flight.rms),
-          !goesThrough(joined, members, obs, fps: fps)
+        let longer = last.members.count >= next.members.count ? last.flight : next.flight
+        let limit = options.mergeFactor * max(last.flight.rms, next.flight.rms)
+        // Cheap test first: most consecutive flights meet at a contact, where the velocity jumps by
+        // metres per second; a joined fit is tried only when the two paths' velocities agree.
+        if !jumps(last.flight, next.flight, at: Double(next.flight.frames.lowerBound + last.flight.frames.upperBound) / (2 * fps)),
+          var joined = fit(members, obs, fps: fps, start: longer)
         {
-          out[out.count - 1] = (joined, members)
-          continue
+          if joined.rms > limit, joined.spin == nil, let spinning = spinningFit(members, obs, fps: fps, start: joined) {
+            joined = spinning
+          }
+          if joined.rms <= limit, !goesThrough(joined, members, obs, fps: fps) {
+            out[out.count - 1] = (joined, members)
+            continue
+          }
         }
       }
       out.append(next)
@@ -186,8 +232,37 @@ public struct FlightSegmentation: Sendable {
     return observedDepth > -options.penetrationTolerance && depth < -options.touchGap
   }
 
-  func fit(_ members: [Int], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double) -> BallFlight? {
+  /// Whether the velocities of the paths `a` and `b` at match time `t` differ by more than
+  /// `mergeVelocityJump`: a contact between them that no single path can join.
+  func jumps(_ a: BallFlight, _ b: BallFlight, at t: Double) -> Bool {
+    length(a.velocity(at: t) - b.velocity(at: t)) > options.mergeVelocityJump
+  }
+
+  /// The flight through the observations `members` of `obs`; spinning when `start` (an earlier fit of
+  /// most of them to start from) spins, else spinless.
+  func fit(
+    _ members: [Int], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double, start: BallFlight? = nil
+  ) -> BallFlight? {
+    if start?.spin != nil, let spinning = spinningFit(members, obs, fps: fps, start: start) { return spinning }
     let samples = members.map { (time: Double(obs[$0].frame) / fps, position: obs[$0].position) }
-    return FlightFit.fit(samples, model: model, frames: obs[members.first!].frame...obs[members.last!].frame)
+    return FlightFit.fit(samples, model: model, frames: obs[members.first!].frame...obs[members.last!].frame, start: start)
+  }
+
+  /// The flight through `members` with its spin free, when the model has a Magnus constant, there are
+  /// at least `spinFreeFrom` members and the fitted spin is plausible (`FlightSpin.isPlausible`).
+  /// A growing flight is fitted with its spin only where its spinless path fails (it misses the next
+  /// observation, or its RMS would widen the gate beyond `breakDistance`) and keeps it from then on;
+  /// every flight's final path is fitted with it once. On a spinless match this costs one spinning
+  /// fit per flight instead of one per refit.
+  func spinningFit(
+    _ members: [Int], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double, start: BallFlight?
+  ) -> BallFlight? {
+    guard model.magnus > 0, members.count >= options.spinFreeFrom else { return nil }
+    let samples = members.map { (time: Double(obs[$0].frame) / fps, position: obs[$0].position) }
+    let frames = obs[members.first!].frame...obs[members.last!].frame
+    guard let spinning = FlightFit.fit(samples, model: model, frames: frames, free: FlightFitFreedom(spin: true), start: start),
+      let spin = spinning.spin, spin.isPlausible
+    else { return nil }
+    return spinning
   }
 }

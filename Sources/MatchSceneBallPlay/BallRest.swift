@@ -1,3 +1,4 @@
+import MatchSceneBallFlight
 import MatchSceneCore
 
 /// Settings of `BallRest`: when the ball counts as at rest.
@@ -11,6 +12,11 @@ public struct BallRestOptions: Sendable, Equatable {
   public var minimumRadius: Double = 0.01
   /// The estimated radius in units of the track's noise (per axis, σ).
   public var noiseFactor: Double = 5
+  /// With a table known, a still ball over the table must lie within this height of resting on its
+  /// top, metres: a path bent through the air over the table (a spinning ball's flight seen from few
+  /// cameras) is not a rest. Elsewhere a ball held still (the server's palm before the toss) stays a
+  /// rest, as the simulator's truth has it.
+  public var surfaceTolerance: Double = 0.05
   public init(radius: Double? = nil, hold: Double = 0.3) {
     self.radius = radius
     self.hold = hold
@@ -171,10 +177,19 @@ public enum BallRest {
 
   /// `ball_at_rest` events: one per still stretch, at its first frame, `duration` its length, `position`
   /// where the ball lay.
-  public static func events(_ ball: [Int: SIMD3<Double>], fps: Double, options: BallRestOptions = .init()) -> [MatchEvent] {
+  /// With `surfaces` (a table), a stretch over the table more than `surfaceTolerance` above a ball
+  /// resting on its top is no rest.
+  public static func events(
+    _ ball: [Int: SIMD3<Double>], fps: Double, options: BallRestOptions = .init(), surfaces: BallSurfaces? = nil
+  ) -> [MatchEvent] {
     let r = radius(ball, fps: fps, options: options)
     let settle = min(r, options.minimumRadius)
-    return stretches(ball, fps: fps, radius: r, hold: options.hold, settle: settle, noiseFactor: options.noiseFactor).map { s in
+    let all = stretches(ball, fps: fps, radius: r, hold: options.hold, settle: settle, noiseFactor: options.noiseFactor)
+    let grounded = all.filter { s in
+      guard let surfaces, let table = surfaces.table, surfaces.isOverTable(s.position) else { return true }
+      return s.position.z - (table.surfaceHeight + surfaces.ballRadius) <= options.surfaceTolerance
+    }
+    return grounded.map { s in
       var e = MatchEvent(type: .ballAtRest, frame: s.first, time: Double(s.first) / fps, position: s.position)
       e.duration = Double(s.last - s.first + 1) / fps
       return e

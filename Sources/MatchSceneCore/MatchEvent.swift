@@ -48,6 +48,8 @@ public struct MatchEvent: Sendable, Equatable, Codable {
   public var joint: String?
   /// Seconds: for `ball_at_rest`, how long the ball stayed at rest; for `zone_exit`, how long it was inside.
   public var duration: Double?
+  /// For hits and bounces: the spin of the flight that follows, when it showed spin (`BallSpin`).
+  public var spin: BallSpin?
 
   public init(
     type: Kind, frame: Int, time: Double, track: String? = nil, position: SIMD3<Double>? = nil,
@@ -93,5 +95,24 @@ extension MatchEvent {
     var e = self
     e.position = position.map(transform.apply)
     return e
+  }
+}
+
+/// The spin of the ball's flight that starts at a hit or bounce (`spin` of `hit` and `bounce` events),
+/// rev/s, in the venue frame (z up) relative to the flight's horizontal direction: topspin (negative:
+/// backspin) turns about the horizontal axis across the flight, the top of the ball moving forward;
+/// sidespin turns about the vertical, positive counter-clockwise seen from above (the flight bends
+/// left). Absent when the flight showed no spin above its noise.
+public struct BallSpin: Sendable, Equatable, Codable {
+  /// Topspin, rev/s (negative: backspin).
+  public var topspin: Double
+  /// Sidespin, rev/s (positive: counter-clockwise seen from above).
+  public var sidespin: Double
+  /// Standard uncertainty (1σ) of each component, rev/s.
+  public var uncertainty: Double
+  public init(topspin: Double, sidespin: Double, uncertainty: Double) {
+    self.topspin = topspin
+    self.sidespin = sidespin
+    self.uncertainty = uncertainty
   }
 }

@@ -9,6 +9,8 @@ public struct EvaluationReport: Encodable {
   public var ballPlay: BallPlayEvaluation?
   public var events: EventEvaluation?
   public var baseline: TrackEvaluation?
+  /// The flights' spin against `truth/ball.json`, when the truth has it.
+  public var ballSpin: BallSpinEvaluation?
 
   public init(tracks: TrackEvaluation, ballPlay: BallPlayEvaluation? = nil, events: EventEvaluation? = nil, baseline: TrackEvaluation? = nil) {
     self.tracks = tracks
@@ -30,7 +32,7 @@ public struct EvaluationReport: Encodable {
     guard let data = FileManager.default.contents(atPath: url.path),
       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     else { return false }
-    return object["tracks"] != nil && Set(object.keys).isSubset(of: ["tracks", "ballPlay", "events", "baseline"])
+    return object["tracks"] != nil && Set(object.keys).isSubset(of: ["tracks", "ballPlay", "events", "baseline", "ballSpin"])
   }
 
   /// Writes `jsonData()` to `url` (atomically).

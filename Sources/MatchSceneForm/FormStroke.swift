@@ -1,3 +1,5 @@
+import MatchSceneCore
+
 /// How a ball was struck.
 public enum StrokeKind: String, Sendable, Codable, CaseIterable {
   case serve, forehand, backhand
@@ -16,7 +18,8 @@ public struct FormStroke: Sendable, Codable, Equatable {
   public init(
     track: String, number: Int, kind: StrokeKind, hand: BodySide, backswingStartFrame: Int, forwardSwingStartFrame: Int?,
     contactFrame: Int, followThroughEndFrame: Int, landmarks: StrokeLandmarks?, contactTime: Double, contactHeight: Double,
-    handSpeedAtContact: Double?, ballSpeedAfter: Double?, rally: Int?, angles: [String: [String: Double]]
+    handSpeedAtContact: Double?, ballSpeedAfter: Double?, rally: Int?, ballSpin: BallSpin? = nil,
+    angles: [String: [String: Double]]
   ) {
     self.track = track
     self.number = number
@@ -32,6 +35,7 @@ public struct FormStroke: Sendable, Codable, Equatable {
     self.handSpeedAtContact = handSpeedAtContact
     self.ballSpeedAfter = ballSpeedAfter
     self.rally = rally
+    self.ballSpin = ballSpin
     self.angles = angles
   }
 
@@ -61,6 +65,8 @@ public struct FormStroke: Sendable, Codable, Equatable {
   public var ballSpeedAfter: Double?
   /// The rally (1-based), when known.
   public var rally: Int?
+  /// The spin the stroke gave the ball (the hit's `spin` in `events.json`), when its flight showed spin.
+  public var ballSpin: BallSpin? = nil
   /// Every `FormAngle` (degrees) at each `StrokePhase`, keyed by their raw values.
   public var angles: [String: [String: Double]]
 

@@ -88,7 +88,7 @@ public struct StrokeSegmenter: Sendable {
           forwardSwingStartFrame: forward, contactFrame: c, followThroughEndFrame: end, landmarks: landmarks,
           contactTime: hit.time, contactHeight: hit.position?.z ?? body.wrist(series.racketSide).z,
           handSpeedAtContact: handSpeed.isFinite ? handSpeed : nil, ballSpeedAfter: hit.speed, rally: hit.rally,
-          angles: angles))
+          ballSpin: hit.spin, angles: angles))
     }
     return out
   }

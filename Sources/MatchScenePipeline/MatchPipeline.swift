@@ -353,6 +353,12 @@ public struct MatchPipeline: Sendable {
           + "players smoothed with \(analysisOptions.softBones == nil ? "constant" : "soft (weighted)") bone lengths, "
           + "ball flights fitted with the sport's ball")))
     }
+    if let drag = analysed.drag, drag.flights > 0 {
+      diagnostics.append(Diagnostic(.note, InputError(
+        file: "sports/\(sport.id).toml", location: .key("ball.drag_coefficient"),
+        String(format: "ball drag estimated from %d flights: k = %.4f ± %.4f 1/m (the sport file's %.4f, its prior)", drag.flights,
+          drag.drag, drag.uncertainty, drag.prior))))
+    }
     return (analysed.motion, analysed.events)
   }
 

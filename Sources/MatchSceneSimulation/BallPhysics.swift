@@ -1,9 +1,12 @@
 import MatchSceneAssets
 import MatchSceneCore
 
-/// Flight and contact model of a table-tennis ball: gravity plus quadratic air drag in flight
-/// (`a = g − k |v| v`, `k = ρ C_d A / 2m`), impulsive bounces on the table top and the floor, a net that
-/// stops the ball, and rolling with constant deceleration. Spin (Magnus force) is not modelled.
+/// Flight and contact model of a table-tennis ball: gravity, quadratic air drag and the Magnus force
+/// of its spin in flight (`a = g − k_D |v| v + k_M ω × v`, `k_D = ρ C_d A / 2m`, `k_M = ρ C_M A r / 2m`,
+/// ω constant in flight: Nakashima et al., "Modeling of rebound phenomenon of a rigid ball with friction
+/// and elastic effects", ACC 2010), impulsive bounces on the table top and the floor (a spinning ball's
+/// by Coulomb friction at the contact point, `spinBounce`), a net that stops the ball and its spin,
+/// and rolling with constant deceleration.
 ///
 /// Integration is the classical fourth-order Runge–Kutta method (Hairer, Nørsett & Wanner, *Solving
 /// Ordinary Differential Equations I*, §II.1), exact for the drag-free parabola. Contacts are located
@@ -30,11 +33,19 @@ public struct BallPhysics: Sendable, Equatable {
   public var restSpeed: Double = 0.01
   /// Quadratic drag constant k, 1/m, from the asset (`BallSpec.dragPerMetre`); set 0 to switch drag off.
   public var drag: Double
+  /// Magnus constant k_M (acceleration per unit of ω × v, ω in rad/s), from the asset's
+  /// `magnus_coefficient`.
+  public var magnus: Double
+  /// Coulomb friction between a spinning ball and the table top or floor (asset `friction_table`).
+  public var friction: Double
 
   /// The physics of `sport`'s ball and table. - Throws: `InputError` when a dimension is missing.
   public init(sport: SportSpec) throws {
     ball = sport.ball
     drag = sport.ball.dragPerMetre
+    let radius = sport.ball.radius
+    magnus = sport.ball.airDensity * sport.ball.magnusCoefficient * Double.pi * radius * radius * radius / (2 * sport.ball.mass)
+    friction = sport.ball.frictionTable
     let v = sport.venue
     tableLength = try v.dimension("length", file: sport.id)
     tableWidth = try v.dimension("width", file: sport.id)
@@ -59,23 +70,24 @@ public struct BallPhysics: Sendable, Equatable {
     abs(p.x) <= floorHalfLength && abs(p.y) <= floorHalfWidth
   }
 
-  /// Acceleration in flight.
-  @inline(__always) public func acceleration(_ velocity: SIMD3<Double>) -> SIMD3<Double> {
+  /// Acceleration in flight of a ball spinning at `spin` (rad/s; zero: no Magnus term at all).
+  @inline(__always) public func acceleration(_ velocity: SIMD3<Double>, spin: SIMD3<Double> = .zero) -> SIMD3<Double> {
     let speed = length(velocity)
-    return SIMD3(0, 0, -ball.gravity) - drag * speed * velocity
+    if spin == .zero { return SIMD3(0, 0, -ball.gravity) - drag * speed * velocity }
+    return SIMD3(0, 0, -ball.gravity) - drag * speed * velocity + magnus * cross(spin, velocity)
   }
 
-  /// One classical RK4 step of free flight of length `h` (no contact).
+  /// One classical RK4 step of free flight of length `h` (no contact), spinning at `spin`.
   @inline(__always) public func step(
-    _ position: SIMD3<Double>, _ velocity: SIMD3<Double>, _ h: Double
+    _ position: SIMD3<Double>, _ velocity: SIMD3<Double>, _ h: Double, spin: SIMD3<Double> = .zero
   ) -> (position: SIMD3<Double>, velocity: SIMD3<Double>) {
-    let k1v = acceleration(velocity), k1x = velocity
+    let k1v = acceleration(velocity, spin: spin), k1x = velocity
     let v2 = velocity + 0.5 * h * k1v
-    let k2v = acceleration(v2), k2x = v2
+    let k2v = acceleration(v2, spin: spin), k2x = v2
     let v3 = velocity + 0.5 * h * k2v
-    let k3v = acceleration(v3), k3x = v3
+    let k3v = acceleration(v3, spin: spin), k3x = v3
     let v4 = velocity + h * k3v
-    let k4v = acceleration(v4), k4x = v4
+    let k4v = acceleration(v4, spin: spin), k4x = v4
     return (
       position + h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x),
       velocity + h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)
@@ -86,15 +98,15 @@ public struct BallPhysics: Sendable, Equatable {
   /// `g ≤ 0`, by bisection on the step length (g evaluated on the RK4 sub-step from the start).
   /// - Returns: the sub-step length τ ∈ (0, h] and the state there.
   func bisect(
-    _ p: SIMD3<Double>, _ v: SIMD3<Double>, _ h: Double, _ g: (SIMD3<Double>) -> Double
+    _ p: SIMD3<Double>, _ v: SIMD3<Double>, _ h: Double, spin: SIMD3<Double> = .zero, _ g: (SIMD3<Double>) -> Double
   ) -> (tau: Double, position: SIMD3<Double>, velocity: SIMD3<Double>) {
     var lo = 0.0, hi = h
     for _ in 0..<64 {
       let mid = 0.5 * (lo + hi)
       if mid <= lo || mid >= hi { break }
-      if g(step(p, v, mid).position) > 0 { lo = mid } else { hi = mid }
+      if g(step(p, v, mid, spin: spin).position) > 0 { lo = mid } else { hi = mid }
     }
-    let s = step(p, v, hi)
+    let s = step(p, v, hi, spin: spin)
     return (hi, s.position, s.velocity)
   }
 }
@@ -112,10 +124,13 @@ public struct BallState: Sendable, Equatable {
   public var position: SIMD3<Double>
   public var velocity: SIMD3<Double>
   public var mode: BallMode
-  public init(position: SIMD3<Double>, velocity: SIMD3<Double>, mode: BallMode = .flying) {
+  /// Angular velocity, rad/s (zero while rolling or resting: a rolling ball's spin exerts no force).
+  public var spin: SIMD3<Double>
+  public init(position: SIMD3<Double>, velocity: SIMD3<Double>, mode: BallMode = .flying, spin: SIMD3<Double> = .zero) {
     self.position = position
     self.velocity = velocity
     self.mode = mode
+    self.spin = spin
   }
 }
 
@@ -131,6 +146,8 @@ public struct BallContact: Sendable, Equatable {
   public var velocityAfter: SIMD3<Double>
   /// Velocity just before the contact.
   public var velocityBefore: SIMD3<Double>
+  /// Angular velocity just after the contact, rad/s.
+  public var spinAfter: SIMD3<Double> = .zero
 }
 
 extension BallPhysics {
@@ -175,26 +192,26 @@ extension BallPhysics {
   private func fly(
     _ state: inout BallState, for h: Double, at clock: Double, contacts: inout [BallContact]
   ) -> Double? {
-    let p = state.position, v = state.velocity
-    let end = step(p, v, h)
+    let p = state.position, v = state.velocity, spin = state.spin
+    let end = step(p, v, h, spin: spin)
     let r = ball.radius
     let top = surfaceHeight + r
     var best: (tau: Double, position: SIMD3<Double>, velocity: SIMD3<Double>, kind: BallContact.Kind)?
 
     // Table top: crossing z = top + r downwards above the outline.
     if p.z - top >= -1e-12, end.position.z - top < 0, v.z < 0 || end.velocity.z < 0 {
-      let hit = bisect(p, v, h) { $0.z - top }
+      let hit = bisect(p, v, h, spin: spin) { $0.z - top }
       if isOverTable(hit.position) { best = (hit.tau, hit.position, hit.velocity, .table) }
     }
     // Floor.
     if p.z - r >= -1e-12, end.position.z - r < 0 {
-      let hit = bisect(p, v, h) { $0.z - r }
+      let hit = bisect(p, v, h, spin: spin) { $0.z - r }
       if best == nil || hit.tau < best!.tau { best = (hit.tau, hit.position, hit.velocity, .floor) }
     }
     // Net: the ball's surface reaches the plane x = 0 from the side it is on.
     let side: Double = p.x >= 0 ? 1 : -1
     if side * p.x - r >= -1e-12, side * end.position.x - r < 0 {
-      let hit = bisect(p, v, h) { side * $0.x - r }
+      let hit = bisect(p, v, h, spin: spin) { side * $0.x - r }
       let q = hit.position
       if abs(q.y) <= tableWidth / 2 + netOverhang, q.z - r < surfaceHeight + netHeight, q.z > surfaceHeight,
         best == nil || hit.tau < best!.tau
@@ -215,14 +232,20 @@ extension BallPhysics {
       let e = onTable ? ball.restitutionTable : ball.restitutionFloor
       let keep = onTable ? ball.tangentialKeepTable : ball.tangentialKeepFloor
       position.z = onTable ? top : r
-      after = SIMD3(keep * after.x, keep * after.y, -e * after.z)
+      if spin == .zero {
+        after = SIMD3(keep * after.x, keep * after.y, -e * after.z)
+      } else {
+        (after, state.spin) = spinBounce(after, spin: spin, restitution: e, keep: keep)
+      }
       if after.z < ball.restNormalSpeed {
         after.z = 0
         state.mode = .rolling(onTable: onTable)
+        state.spin = .zero
       }
     case .net:
       position.x = side * r
       after = SIMD3(-netRestitution * after.x, netTangentialKeep * after.y, netTangentialKeep * after.z)
+      state.spin = .zero
     case .rest:
       break
     }
@@ -231,7 +254,7 @@ extension BallPhysics {
     contacts.append(
       BallContact(
         kind: contact.kind, time: clock + contact.tau, position: position, velocityAfter: after,
-        velocityBefore: contact.velocity))
+        velocityBefore: contact.velocity, spinAfter: state.spin))
     return max(contact.tau, 1e-12)
   }
 

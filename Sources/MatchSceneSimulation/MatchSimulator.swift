@@ -23,7 +23,10 @@ public enum MatchSimulator {
         file: sport.id, location: .key("venue.kind"),
         "the simulator plays table tennis only (venue kind 'table'), got '\(sport.venue.kind)'")
     }
-    let physics = try BallPhysics(sport: sport)
+    var physics = try BallPhysics(sport: sport)
+    var dragRNG = RandomStream.ballDrag.generator(seed: config.seed)
+    let dragFactor = config.ballDragVariation > 0 ? 1 + dragRNG.uniform(-config.ballDragVariation...config.ballDragVariation) : 1
+    physics.drag *= dragFactor
     let fps = config.fps ?? sport.defaultFPS
     let frameCount = max(1, Int((config.duration * fps).rounded(.down)))
     let players = config.players.enumerated().map { PlayerGeometry(index: $0.offset, config: $0.element) }
@@ -31,6 +34,7 @@ public enum MatchSimulator {
     var rallies = RallySimulator(
       config: config, physics: physics, players: players, fps: fps, frameCount: frameCount)
     let script = rallies.run()
+    let ballTruth = SimulatedBallTruth(drag: physics.drag, dragFactor: dragFactor, magnus: physics.magnus, segments: script.spins)
 
     var bodyRNG = RandomStream.players.generator(seed: config.seed)
     let animators = players.map {
@@ -129,6 +133,7 @@ public enum MatchSimulator {
       ).filter { $0.contactFrame < frameCount })
     simulated.trueCameras = cameras
     simulated.clocks = clocks
+    simulated.ball = ballTruth
     simulated.gestures = script.gestures.filter { $0.end * fps < Double(frameCount) }.sorted { $0.start < $1.start }
     return simulated
   }

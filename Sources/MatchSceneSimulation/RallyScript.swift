@@ -36,4 +36,6 @@ struct RallyScript: Sendable {
   var gestures: [SimulatedGesture] = []
   /// True `claim` events of the claim gestures.
   var claims: [MatchEvent] = []
+  /// The ball's spin from each stroke and contact on (`SimulatedBallTruth`).
+  var spins: [SimulatedSpinSegment] = []
 }

@@ -27,6 +27,11 @@ struct RallySimulator {
   var decision: (winner: Int, reason: PointReason, time: Double, position: SIMD3<Double>)?
   /// The shot in flight was aimed deep for an early return (`SimulationConfig.earlyHitRate`).
   var earlyReturn = false
+  /// Draws each stroke's spin (its own stream, so a match without spin is the match it was before
+  /// spin existed).
+  var spinRNG: SeededGenerator
+  /// The angular velocity of the last solved serve or shot, rad/s.
+  var launchedSpin = SIMD3<Double>.zero
 
   /// Longest a rally may last after its serve, seconds (a safety net; rallies end much sooner).
   static let maximumRally = 40.0
@@ -42,6 +47,7 @@ struct RallySimulator {
     substeps = max(1, Int((1 / fps / config.maxPhysicsStep).rounded(.up)))
     solver = ShotSolver(physics: physics, step: 1 / fps / Double(substeps))
     rng = RandomStream.rallies.generator(seed: config.seed)
+    spinRNG = RandomStream.ballSpin.generator(seed: config.seed)
     script = RallyScript(ball: [SIMD3<Double>?](repeating: nil, count: frameCount))
   }
 
@@ -192,6 +198,8 @@ struct RallySimulator {
       return finishRally(rally, state: state, frame: contactFrame, server: server, served: false)
     }
     state.velocity = v0
+    state.spin = launchedSpin
+    script.spins.append(SimulatedSpinSegment(time: tContact, spin: state.spin, velocity: v0))
     script.hits.append(PlannedHit(time: tContact, player: server, stroke: .serve, ball: ballAtContact, placement: stance))
     emit(
       MatchEvent(
@@ -207,6 +215,8 @@ struct RallySimulator {
   /// A legal serve from `p0` that the receiver can return, checked by replaying it with the full
   /// contact model.
   mutating func solveServe(from p0: SIMD3<Double>, server srv: PlayerGeometry) -> SIMD3<Double>? {
+    var solver = self.solver
+    solver.spin = strokeSpin(.serve)
     // Mostly long serves the receiver can return after they leave the table, some short ones.
     let preferLong = rng.chance(0.85)
     for attempt in 0..<40 {
@@ -220,11 +230,13 @@ struct RallySimulator {
       }
       guard !legal.isEmpty else { continue }
       let v0 = legal[rng.integer(0...(legal.count - 1))].velocity
-      let contacts = replay(from: BallState(position: p0, velocity: v0), count: 2)
+      let launch = BallState(position: p0, velocity: v0, spin: solver.launchSpin(v0))
+      let contacts = replay(from: launch, count: 2)
       if contacts.count == 2, contacts[0].kind == .table, srv.side * contacts[0].position.x > 0,
         contacts[1].kind == .table, srv.side * contacts[1].position.x < 0,
-        isReturnable(BallState(position: p0, velocity: v0), frame: 0, receiver: players[1 - srv.index], ownBounces: 1)
+        isReturnable(launch, frame: 0, receiver: players[1 - srv.index], ownBounces: 1)
       {
+        launchedSpin = launch.spin
         return v0
       }
     }
@@ -311,6 +323,9 @@ struct RallySimulator {
       f += 1
       record(f, state.position)
       var bouncedOnReceiver = false
+      for c in contacts where c.kind != .rest {
+        script.spins.append(SimulatedSpinSegment(time: c.time, spin: c.spinAfter, velocity: c.velocityAfter))
+      }
       for c in contacts {
         switch c.kind {
         case .table, .floor:
@@ -370,14 +385,16 @@ struct RallySimulator {
       plannedContact = nil
       shots += 1
       let final = shots >= shotCount
-      guard let v0 = solveShot(from: state.position, striker: striker, intoNet: final && netEnding) else {
+      guard let v0 = solveShot(from: state.position, striker: striker, stroke: plan.stroke, intoNet: final && netEnding) else {
         awaiting = false
         shots -= 1
         continue
       }
       state.velocity = v0
+      state.spin = launchedSpin
       state.mode = .flying
       let t = time(f)
+      script.spins.append(SimulatedSpinSegment(time: t, spin: state.spin, velocity: v0))
       script.hits.append(
         PlannedHit(time: t, player: striker.index, stroke: plan.stroke, ball: state.position, placement: plan.placement))
       emit(
@@ -501,9 +518,11 @@ struct RallySimulator {
 
   /// Launch velocity of a stroke from `p0`: a shot that clears the net and lands on the opponent's
   /// half, or (`intoNet`) one that ends in the net; checked by replaying it with the full contact model.
-  mutating func solveShot(from p0: SIMD3<Double>, striker: PlayerGeometry, intoNet: Bool) -> SIMD3<Double>? {
+  mutating func solveShot(from p0: SIMD3<Double>, striker: PlayerGeometry, stroke: Stroke, intoNet: Bool) -> SIMD3<Double>? {
     let opponentSide = -striker.side
     earlyReturn = false
+    var solver = self.solver
+    solver.spin = strokeSpin(stroke)
     for attempt in 0..<24 {
       let decay = pow(0.93, Double(attempt))
       if intoNet {
@@ -512,8 +531,11 @@ struct RallySimulator {
         guard let v0 = solver.netShot(from: p0, horizontalSpeed: rng.uniform(5...9) * decay, y: y, z: z) else {
           continue
         }
-        let contacts = replay(from: BallState(position: p0, velocity: v0), count: 1)
-        if contacts.first?.kind == .net { return v0 }
+        let contacts = replay(from: BallState(position: p0, velocity: v0, spin: solver.launchSpin(v0)), count: 1)
+        if contacts.first?.kind == .net {
+          launchedSpin = solver.launchSpin(v0)
+          return v0
+        }
       } else {
         // An early return needs a deep ball: it bounces within 0.35 m of the end line.
         if config.earlyHitRate > 0, attempt == 0 { earlyReturn = rng.chance(config.earlyHitRate) }
@@ -525,8 +547,11 @@ struct RallySimulator {
           let v0 = solver.rallyShot(
             from: p0, horizontalSpeed: hs, target: target, margin: rng.uniform(0.02...0.2))
         else { continue }
-        let contacts = replay(from: BallState(position: p0, velocity: v0), count: 1)
-        if let c = contacts.first, c.kind == .table, opponentSide * c.position.x > 0 { return v0 }
+        let contacts = replay(from: BallState(position: p0, velocity: v0, spin: solver.launchSpin(v0)), count: 1)
+        if let c = contacts.first, c.kind == .table, opponentSide * c.position.x > 0 {
+          launchedSpin = solver.launchSpin(v0)
+          return v0
+        }
       }
     }
     return nil

@@ -12,6 +12,9 @@ enum RandomStream: UInt64 {
   case calibrationFaults = 5
   /// Unsynchronised cameras' offsets and phases (`CameraUnsync`).
   case unsync = 6
+  /// Each stroke's spin and the match's drag (`SimulationConfig.ballSpin`, `ballDragVariation`).
+  case ballSpin = 7
+  case ballDrag = 8
   /// Detection noise of camera `i` uses `detection + i`.
   case detection = 1000
   /// The harder detector faults of camera `i` (bias, correlated noise, occlusion) use `detectionFaults + i`.

@@ -19,16 +19,31 @@ struct ShotSolver {
   var step: Double
   /// Longest flight considered, seconds.
   var maxFlight: Double = 4
+  /// The spin the racket gives the ball: topspin (negative: backspin) and sidespin, rad/s
+  /// (`launchSpin`).
+  var spin = SIMD2<Double>.zero
 
-  /// Free flight from `p`, `v` until `g` changes from ≥ 0 to < 0; nil when it does not within `maxFlight`.
+  /// The angular velocity of a ball launched at `v` with `spin`: topspin about ẑ × d (d the horizontal
+  /// direction of `v`), sidespin about ẑ (counter-clockwise seen from above).
+  func launchSpin(_ v: SIMD3<Double>) -> SIMD3<Double> {
+    guard spin != .zero else { return .zero }
+    let h = SIMD3(v.x, v.y, 0)
+    let speed = length(h)
+    let top = speed > 0 ? SIMD3(-h.y, h.x, 0) / speed : .zero
+    return spin.x * top + SIMD3(0, 0, spin.y)
+  }
+
+  /// Free flight from `p`, `v` (spinning at `omega`; nil: `launchSpin(v)`) until `g` changes from ≥ 0
+  /// to < 0; nil when it does not within `maxFlight`.
   func flight(
-    from p: SIMD3<Double>, _ v: SIMD3<Double>, until g: (SIMD3<Double>) -> Double
+    from p: SIMD3<Double>, _ v: SIMD3<Double>, spin omega: SIMD3<Double>? = nil, until g: (SIMD3<Double>) -> Double
   ) -> (time: Double, position: SIMD3<Double>, velocity: SIMD3<Double>)? {
+    let omega = omega ?? launchSpin(v)
     var p = p, v = v, t = 0.0
     while t < maxFlight {
-      let end = physics.step(p, v, step)
+      let end = physics.step(p, v, step, spin: omega)
       if g(p) >= 0, g(end.position) < 0 {
-        let hit = physics.bisect(p, v, step, g)
+        let hit = physics.bisect(p, v, step, spin: omega, g)
         return (t + hit.tau, hit.position, hit.velocity)
       }
       (p, v) = end
@@ -39,21 +54,27 @@ struct ShotSolver {
   }
 
   /// Where a flight from `p`, `v` first comes down to table height (z = surface + radius).
-  func landing(from p: SIMD3<Double>, _ v: SIMD3<Double>) -> (time: Double, position: SIMD3<Double>, velocity: SIMD3<Double>)? {
+  func landing(
+    from p: SIMD3<Double>, _ v: SIMD3<Double>, spin omega: SIMD3<Double>? = nil
+  ) -> (time: Double, position: SIMD3<Double>, velocity: SIMD3<Double>)? {
     let level = physics.tableContactHeight
-    return flight(from: p, v) { $0.z - level }
+    return flight(from: p, v, spin: omega) { $0.z - level }
   }
 
   /// Where a flight first reaches the net plane x = 0 (ball centre), coming from the side it starts on.
-  func netCrossing(from p: SIMD3<Double>, _ v: SIMD3<Double>) -> SIMD3<Double>? {
+  func netCrossing(from p: SIMD3<Double>, _ v: SIMD3<Double>, spin omega: SIMD3<Double>? = nil) -> SIMD3<Double>? {
     let side: Double = p.x >= 0 ? 1 : -1
-    return flight(from: p, v) { side * $0.x }?.position
+    return flight(from: p, v, spin: omega) { side * $0.x }?.position
   }
 
-  /// The bounce on the table top as `BallPhysics` applies it (asset restitution and tangential keep).
-  func tableBounce(_ v: SIMD3<Double>) -> SIMD3<Double> {
+  /// The bounce on the table top as `BallPhysics` applies it (asset restitution and tangential keep;
+  /// a spinning ball's by `BallPhysics.spinBounce`): velocity and spin after it.
+  func tableBounce(_ v: SIMD3<Double>, spin omega: SIMD3<Double> = .zero) -> (velocity: SIMD3<Double>, spin: SIMD3<Double>) {
     let b = physics.ball
-    return SIMD3(b.tangentialKeepTable * v.x, b.tangentialKeepTable * v.y, -b.restitutionTable * v.z)
+    if omega != .zero {
+      return physics.spinBounce(v, spin: omega, restitution: b.restitutionTable, keep: b.tangentialKeepTable)
+    }
+    return (SIMD3(b.tangentialKeepTable * v.x, b.tangentialKeepTable * v.y, -b.restitutionTable * v.z), .zero)
   }
 
   /// Whether a flight clears the net by `margin` (bottom of the ball above the tape).
@@ -111,8 +132,9 @@ struct ShotSolver {
       guard let v0 = landingShot(from: p0, horizontalSpeed: hs, target: firstBounce),
         let first = landing(from: p0, v0)
       else { continue }
-      let after = tableBounce(first.velocity)
-      guard let net = netCrossing(from: first.position, after), let second = landing(from: first.position, after)
+      let (after, spinAfter) = tableBounce(first.velocity, spin: launchSpin(v0))
+      guard let net = netCrossing(from: first.position, after, spin: spinAfter),
+        let second = landing(from: first.position, after, spin: spinAfter)
       else { continue }
       out.append(Serve(velocity: v0, secondBounce: second.position, clearance: net.z - tape))
     }

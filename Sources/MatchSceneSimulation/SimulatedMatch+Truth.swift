@@ -14,6 +14,7 @@ extension SimulatedMatch {
     try MatchOutput.writeTracks(truth, in: truthFolder, trackOrder: truthRowOrder)
     try MatchOutput.writeEvents(events, in: truthFolder)
     try SimulatedStroke.jsonData(strokes).write(to: truthFolder.appendingPathComponent("strokes.json"))
+    if let ball { try ball.jsonData().write(to: truthFolder.appendingPathComponent("ball.json")) }
     if config.rig.calibrationError.simulate {
       try CalibrationTOML.write(trueCameras, to: truthFolder.appendingPathComponent("calibration.toml"))
     }

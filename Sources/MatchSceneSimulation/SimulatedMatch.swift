@@ -24,6 +24,8 @@ public struct SimulatedMatch: Sendable {
   public var trueCameras: [Camera] = []
   /// Each camera's true clock (`SimulationConfig.unsync`); all zero offsets when synchronised.
   public var clocks: [SimulatedCameraClock] = []
+  /// The ball's true drag and per-flight spin (`truth/ball.json`).
+  public var ball: SimulatedBallTruth?
 
   public init(
     match: Match, truth: MotionModel, events: [MatchEvent], config: SimulationConfig, strokes: [SimulatedStroke] = []

@@ -105,6 +105,12 @@ public struct SimulationConfig: Sendable, Equatable {
   /// People cross each other's path: the bystander (when there is one) walks across the hall right
   /// behind one player, back and forth, instead of along its side. Off by default.
   public var crossing = false
+  /// The ball's drag constant varies by up to this fraction (±) around the sport file's, one draw per
+  /// match (balls and air differ); 0 keeps the sport's.
+  public var ballDragVariation: Double = 0.2
+  /// Largest spin a stroke gives the ball, rev/s (topspin, backspin, sidespin by the stroke's kind;
+  /// the Magnus force bends its flights, bounces change it); 0: no spin.
+  public var ballSpin: Double = 150
 
   public init(
     seed: UInt64 = 1, duration: Double = 30, fps: Double? = nil, rig: RigConfig = .default,
@@ -149,6 +155,10 @@ public struct SimulationConfig: Sendable, Equatable {
     try scoreRules.validate(file: "simulation")
     try gestures.validate()
     try unsync.validate()
+    guard ballDragVariation >= 0, ballDragVariation < 1 else {
+      throw fail("ball_drag_variation", "must lie in [0, 1), got \(ballDragVariation)")
+    }
+    guard ballSpin >= 0, ballSpin <= 400 else { throw fail("ball_spin", "must lie in [0, 400] rev/s, got \(ballSpin)") }
     guard earlyHitRate >= 0, earlyHitRate <= 1 else {
       throw fail("early_hit_rate", "must lie in [0, 1], got \(earlyHitRate)")
     }

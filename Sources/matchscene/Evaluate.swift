@@ -61,6 +61,12 @@ struct Evaluate: ParsableCommand {
         visibleFrames: Set(BallPlayEvaluation.ballSamples(reference).filter { $0.views >= 2 }.map(\.frame)))
       print(events!.summary)
     }
+    // Spin, when the truth is a simulated match's (`truth/ball.json` beside its tracks).
+    var ballSpin: BallSpinEvaluation?
+    if let estimatedEvents, let ballTruth = try BallSpinEvaluation.readTruth(Self.tracksFile(truth).deletingLastPathComponent()) {
+      ballSpin = BallSpinEvaluation(detected: try EventsJSON.read(from: estimatedEvents), truth: ballTruth)
+      print(ballSpin!.summary)
+    }
     var baselineEvaluation: TrackEvaluation?
     if let baseline {
       let loaded = try MatchFolder.load(URL(fileURLWithPath: baseline))
@@ -72,7 +78,8 @@ struct Evaluate: ParsableCommand {
       }
     }
     if let json {
-      let report = EvaluationReport(tracks: evaluation, ballPlay: ballPlay, events: events, baseline: baselineEvaluation)
+      var report = EvaluationReport(tracks: evaluation, ballPlay: ballPlay, events: events, baseline: baselineEvaluation)
+      report.ballSpin = ballSpin
       try OutputFile.write(
         try report.jsonData(), to: URL(fileURLWithPath: json), option: "--json", force: force, inputs: inputs, isOurs: EvaluationReport.isReport)
     }

@@ -103,6 +103,12 @@ struct Simulate: ParsableCommand {
   @Option(help: "Share of returns (0–1) struck early, 1–3 frames after the ball's bounce (fast exchanges). Default 0.")
   var earlyHitRate: Double?
 
+  @Option(help: "The ball's drag varies by up to this fraction (±) around the sport's, one draw per match; 0: the sport's. Default 0.2.")
+  var dragVariation: Double?
+
+  @Option(help: "Largest spin a stroke gives the ball, rev/s (serves back/sidespin, forehands topspin, backhands either); 0: no spin. Default 150.")
+  var maxSpin: Double?
+
   @Flag(help: "People cross each other's path: the bystander walks across the hall right behind one player.")
   var crossing = false
 
@@ -177,6 +183,8 @@ struct Simulate: ParsableCommand {
     if noiseScale != 1 { config.noise = config.noise.scaled(by: noiseScale) }
     if let earlyHitRate { config.earlyHitRate = earlyHitRate }
     config.crossing = crossing
+    if let dragVariation { config.ballDragVariation = dragVariation }
+    if let maxSpin { config.ballSpin = maxSpin }
     for (i, id) in ["P1", "P2"].enumerated() where leftHanded.contains(id) { config.players[i].handedness = .left }
     for text in technique {
       let parsed = try TechniqueArgument(parsing: text)

@@ -123,7 +123,7 @@ final class ParallelAnalysisTests: XCTestCase {
       XCTAssertEqual(result.motion.tracks[t].samples, people.tracks[t].samples, "track \(people.tracks[t].id)")
       XCTAssertGreaterThan(result.motion.tracks[t].presentFrameCount, 400)
     }
-    let (flights, byFrame, rests) = analyzer.ballFlightsAndRests(motion.tracks[2], fps: motion.fps)
+    let (flights, byFrame, rests, _) = analyzer.ballFlightsAndRests(motion.tracks[2], fps: motion.fps)
     XCTAssertGreaterThan(flights.count, 6, "each rally has several flights")
     XCTAssertEqual(result.flights.count, flights.count)
     for (a, b) in zip(result.flights, flights) {
@@ -142,7 +142,7 @@ final class ParallelAnalysisTests: XCTestCase {
   /// flights one after another (each frame from the last flight reporting it), sample for sample.
   func testBallReplacedFromParallelFlightsEqualsOneAfterTheOther() {
     let motion = playersAndBall(), fps = motion.fps, observed = motion.tracks[2]
-    let (flights, _, _) = MatchAnalyzer(table: nil, ball: BallModel(drag: 0.126), ballRadius: 0.02)
+    let (flights, _, _, _) = MatchAnalyzer(table: nil, ball: BallModel(drag: 0.126), ballRadius: 0.02)
       .ballFlightsAndRests(observed, fps: fps)
     let keep: (Int, Bool) -> Bool = { frame, fitted in fitted ? frame % 11 != 3 : frame % 2 == 0 }
     // A refit that moves the flight by 1 mm and reports its first kept frame as observed.

@@ -92,7 +92,8 @@ final class BodyTests: XCTestCase {
 
 /// A match where P2 holds the racket in the left hand.
 let leftHandedMatch: SimulatedMatch = try! MatchSimulator.simulate(
-  SimulationConfig(
-    seed: 21, duration: 12, players: [PlayerConfig(height: 1.75), PlayerConfig(height: 1.68, handedness: .left)],
-    noise: .none),
+  spinless(
+    SimulationConfig(
+      seed: 21, duration: 12, players: [PlayerConfig(height: 1.75), PlayerConfig(height: 1.68, handedness: .left)],
+      noise: .none)),
   sport: tableTennis)

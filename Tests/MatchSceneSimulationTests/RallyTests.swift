@@ -11,7 +11,7 @@ final class RallyTests: XCTestCase {
 
   /// A second, all-nets match: every rally's last shot goes into the net.
   static let netMatch: SimulatedMatch = try! MatchSimulator.simulate(
-    SimulationConfig(seed: 4, duration: 24, noise: .none, shotsPerRally: 2...3, netProbability: 1), sport: tableTennis)
+    spinless(SimulationConfig(seed: 4, duration: 24, noise: .none, shotsPerRally: 2...3, netProbability: 1)), sport: tableTennis)
 
   var matches: [SimulatedMatch] { [sharedMatch, leftHandedMatch, Self.netMatch] }
 

@@ -6,9 +6,17 @@ import XCTest
 /// The built-in table-tennis sport (asset constants).
 let tableTennis: SportSpec = try! SportSpec.builtIn("table-tennis")
 
+/// `config` in the world these fixtures' rallies were chosen in: no spin, the sport's drag.
+func spinless(_ config: SimulationConfig) -> SimulationConfig {
+  var c = config
+  c.ballSpin = 0
+  c.ballDragVariation = 0
+  return c
+}
+
 /// A default-noise 20 s match shared by the tests that only read it (seed 7).
 let sharedMatch: SimulatedMatch = try! MatchSimulator.simulate(
-  SimulationConfig(seed: 7, duration: 20), sport: tableTennis)
+  spinless(SimulationConfig(seed: 7, duration: 20)), sport: tableTennis)
 
 /// Truth positions by track and frame.
 func truthIndex(_ truth: MotionModel) -> [String: [Int: [String: SIMD3<Double>]]] {

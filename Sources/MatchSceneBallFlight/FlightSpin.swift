@@ -1,0 +1,99 @@
+import MatchSceneCore
+
+/// The spin of one flight: its angular velocity and the components players name, in the venue frame
+/// (z up).
+///
+/// Topspin turns about the horizontal axis ẑ × d (d: the flight's horizontal direction), so that the
+/// top of the ball moves forward and the Magnus force k_M ω × v pushes the ball down; backspin is
+/// negative topspin and lifts it. Sidespin turns about ẑ; positive is counter-clockwise seen from
+/// above and bends the flight to the left of its direction. The component along d (a "corkscrew"
+/// spin) exerts no force on a ball moving along d and is not observable from the flight.
+public struct FlightSpin: Sendable, Equatable {
+  /// Topspin, rad/s (negative: backspin).
+  public var topspin: Double
+  /// Sidespin, rad/s (positive: counter-clockwise seen from above).
+  public var sidespin: Double
+  /// ω, rad/s, venue frame.
+  public var angularVelocity: SIMD3<Double>
+  /// Standard uncertainty (1σ) of each component, rad/s: the larger of the two.
+  public var uncertainty: Double
+
+  public init(topspin: Double, sidespin: Double, angularVelocity: SIMD3<Double>, uncertainty: Double) {
+    self.topspin = topspin
+    self.sidespin = sidespin
+    self.angularVelocity = angularVelocity
+    self.uncertainty = uncertainty
+  }
+
+  /// The fastest spin a fit may report, rad/s (200 rev/s: above the 150 rev/s of the heaviest loops
+  /// and serves measured). A fit asking for more is bending its path through a contact it spans (the
+  /// V of a bounce between two frames), not following a spinning ball, and is not taken.
+  public static let plausibleLimit = 200 * 2 * Double.pi
+
+  /// Whether the spin is within `plausibleLimit`.
+  public var isPlausible: Bool { length(angularVelocity) <= Self.plausibleLimit }
+
+  /// A flight slower than this horizontally (m/s) has no spin fitted: its direction, hence the
+  /// topspin axis, is ill-defined, and the Magnus force too small to measure.
+  public static let minimumHorizontalSpeed = 2.0
+
+  /// The topspin and sidespin axes of a flight with velocity `velocity` (venue frame, z up): ẑ × d and
+  /// ẑ; nil when the horizontal speed is below `minimumHorizontalSpeed`.
+  public static func basis(velocity: SIMD3<Double>) -> (top: SIMD3<Double>, side: SIMD3<Double>)? {
+    let horizontal = SIMD3(velocity.x, velocity.y, 0)
+    let speed = length(horizontal)
+    guard speed >= minimumHorizontalSpeed else { return nil }
+    let d = horizontal / speed
+    return (SIMD3(-d.y, d.x, 0), SIMD3(0, 0, 1))
+  }
+
+  /// The spin as written to `events.json` (rev/s).
+  public var report: BallSpin {
+    let revolution = 2 * Double.pi
+    return BallSpin(topspin: topspin / revolution, sidespin: sidespin / revolution, uncertainty: uncertainty / revolution)
+  }
+}
+
+extension FlightFit {
+  /// Critical value of the spin test: the spin's two components are kept when they lower the squared
+  /// residual by more than this many times the residual variance — the F-test of nested least-squares
+  /// models (2 extra parameters; Seber & Wild, Nonlinear Regression, §5.3) in its large-sample χ²₂
+  /// form, at a significance level of 0.1 % (χ²₂ quantile −2 ln 0.001 ≈ 13.8), so that a spinless
+  /// match shows almost no false spin among hundreds of flights.
+  public static let spinTestCritical = 13.8
+
+  /// The flight fitted without spin and, when the samples can show it, with spin free; the spinning
+  /// fit is returned only when the F-test (`spinTestCritical`) prefers it, so spinless flights get no
+  /// spin. `model` gives the drag (and Magnus constant) to use. With `start` (an earlier fit of the
+  /// flight), the spinless fit starts from its state and the spinning one from it when it has a spin,
+  /// else from the spinless fit (`fit(_:model:frames:iterations:free:start:)`).
+  public static func fitTestingSpin(
+    _ samples: [(time: Double, position: SIMD3<Double>)], model: BallModel, frames: ClosedRange<Int>, start: BallFlight? = nil
+  ) -> BallFlight? {
+    var spinless = model
+    spinless.spin = .zero
+    guard let plain = fit(samples, model: spinless, frames: frames, start: start) else { return nil }
+    guard model.magnus > 0, samples.count >= 8, FlightSpin.basis(velocity: plain.velocity) != nil else { return plain }
+    let rssPlain = plain.rms * plain.rms * Double(samples.count)
+    func statistic(_ spinning: BallFlight) -> Double {
+      let rssSpin = spinning.rms * spinning.rms * Double(samples.count)
+      let variance = rssSpin / max(1, Double(3 * samples.count) - 8)
+      return variance > 0 ? (rssPlain - rssSpin) / variance : 0
+    }
+    // Without a spinning start, one Gauss–Newton step from the spinless fit first: the spin enters
+    // the path nearly linearly, so that step takes almost all the decrease the full fit would (the
+    // score test (Rao, 1948) standing in for the F-test); a flight far below the critical
+    // value after it is spinless, and the full fit is skipped.
+    var spinStart = start?.spin != nil ? start! : plain
+    if start?.spin == nil {
+      guard let step = fit(samples, model: spinless, frames: frames, iterations: 1, free: FlightFitFreedom(spin: true), start: plain),
+        step.spin != nil, statistic(step) > spinTestCritical / 4
+      else { return plain }
+      spinStart = step
+    }
+    guard let spinning = fit(samples, model: spinless, frames: frames, free: FlightFitFreedom(spin: true), start: spinStart),
+      let spin = spinning.spin, spin.isPlausible, statistic(spinning) > spinTestCritical
+    else { return plain }
+    return spinning
+  }
+}

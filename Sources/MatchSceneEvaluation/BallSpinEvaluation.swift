@@ -1,0 +1,125 @@
+import Foundation
+import MatchSceneCore
+
+/// The reconstructed spin of the ball's flights against the simulator's truth (`truth/ball.json`).
+///
+/// Each true flight (from a stroke or contact to the next) lasting at least `minimumDuration` and
+/// starting at least `minimumHorizontalSpeed` fast horizontally (slower, the Magnus force k_M ω × v is
+/// too weak to show the spin, and the topspin axis, across the direction of travel, ill-defined) is
+/// matched to the detected `hit` or `bounce` event at its start (within `timeTolerance`); the event's
+/// `spin` (none: no spin) is compared with the truth's topspin and sidespin. The spin error is the
+/// distance between the (topspin, sidespin) pairs, rev/s; the axis error the angle between them, for
+/// flights whose true spin is at least `axisMinimumSpin`. Flights without a matched event are counted.
+public struct BallSpinEvaluation: Encodable, Sendable {
+  /// The truth's flight (as `truth/ball.json` has it), read without depending on the simulator.
+  public struct TrueFlight: Decodable, Sendable {
+    public var start: Double
+    public var end: Double
+    public var topspin: Double
+    public var sidespin: Double
+    public var horizontalSpeed: Double?
+
+    enum CodingKeys: String, CodingKey {
+      case start, end, topspin, sidespin
+      case horizontalSpeed = "horizontal_speed"
+    }
+  }
+  struct TruthFile: Decodable {
+    var drag: Double
+    var flights: [TrueFlight]
+  }
+
+  public static let minimumDuration = 0.3
+  public static let minimumHorizontalSpeed = 2.0
+  public static let timeTolerance = 0.04
+  public static let axisMinimumSpin = 20.0
+
+  /// True flights long enough and fast enough, and those matched to a detected event.
+  public var flights: Int
+  /// True flights long enough but too slow to show their spin (not evaluated).
+  public var slowFlights: Int
+  public var matched: Int
+  /// Spin error, rev/s, over the matched flights.
+  public var spinErrorMedian: Double
+  public var spinErrorP95: Double
+  public var spinErrorMax: Double
+  /// Share of matched flights within 10 rev/s.
+  public var within10: Double
+  /// Axis error, degrees, over matched flights with true spin ≥ `axisMinimumSpin`.
+  public var axisErrorMedian: Double
+  public var axisErrorP95: Double
+  public var axisErrorMax: Double
+  /// Share of those within 15°.
+  public var axisWithin15: Double
+  /// Detected events reporting spin on a true flight whose spin is zero, and of those, how many exceed
+  /// their reported uncertainty.
+  public var spinOnSpinless: Int
+  public var spinOnSpinlessAboveUncertainty: Int
+  /// The true drag constant, 1/m.
+  public var trueDrag: Double
+
+  /// Reads `truth/ball.json` from `truthFolder`; nil when absent.
+  public static func readTruth(_ truthFolder: URL) throws -> (drag: Double, flights: [TrueFlight])? {
+    let url = truthFolder.appendingPathComponent("ball.json")
+    guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+    let file = try JSONDecoder().decode(TruthFile.self, from: Data(contentsOf: url))
+    return (file.drag, file.flights)
+  }
+
+  public init(detected: [MatchEvent], truth: (drag: Double, flights: [TrueFlight])) {
+    trueDrag = truth.drag
+    let starts = detected.filter { $0.type == .hit || $0.type == .bounce }.sorted { $0.time < $1.time }
+    let lasting = truth.flights.filter { $0.end - $0.start >= Self.minimumDuration }
+    let long = lasting.filter { ($0.horizontalSpeed ?? .infinity) >= Self.minimumHorizontalSpeed }
+    slowFlights = lasting.count - long.count
+    var spinErrors: [Double] = [], axisErrors: [Double] = []
+    var matched = 0, onSpinless = 0, onSpinlessAbove = 0
+    for flight in long {
+      guard let event = starts.min(by: { abs($0.time - flight.start) < abs($1.time - flight.start) }),
+        abs(event.time - flight.start) <= Self.timeTolerance
+      else { continue }
+      matched += 1
+      let estimate = SIMD2(event.spin?.topspin ?? 0, event.spin?.sidespin ?? 0)
+      let truthSpin = SIMD2(flight.topspin, flight.sidespin)
+      let difference = estimate - truthSpin
+      spinErrors.append((difference * difference).sum().squareRoot())
+      let trueSize = (truthSpin * truthSpin).sum().squareRoot(), size = (estimate * estimate).sum().squareRoot()
+      if trueSize == 0, let spin = event.spin {
+        onSpinless += 1
+        if size > spin.uncertainty { onSpinlessAbove += 1 }
+      }
+      if trueSize >= Self.axisMinimumSpin {
+        let cosine = size > 0 ? (estimate * truthSpin).sum() / (size * trueSize) : -1
+        axisErrors.append(acos(max(-1, min(1, cosine))) * 180 / Double.pi)
+      }
+    }
+    func quantile(_ values: [Double], _ q: Double) -> Double {
+      guard !values.isEmpty else { return 0 }
+      let sorted = values.sorted()
+      return sorted[min(sorted.count - 1, Int((q * Double(sorted.count - 1)).rounded()))]
+    }
+    flights = long.count
+    self.matched = matched
+    spinErrorMedian = quantile(spinErrors, 0.5)
+    spinErrorP95 = quantile(spinErrors, 0.95)
+    spinErrorMax = spinErrors.max() ?? 0
+    within10 = spinErrors.isEmpty ? 1 : Double(spinErrors.filter { $0 <= 10 }.count) / Double(spinErrors.count)
+    axisErrorMedian = quantile(axisErrors, 0.5)
+    axisErrorP95 = quantile(axisErrors, 0.95)
+    axisErrorMax = axisErrors.max() ?? 0
+    axisWithin15 = axisErrors.isEmpty ? 1 : Double(axisErrors.filter { $0 <= 15 }.count) / Double(axisErrors.count)
+    spinOnSpinless = onSpinless
+    spinOnSpinlessAboveUncertainty = onSpinlessAbove
+  }
+
+  public var summary: String {
+    func f(_ x: Double) -> String { String(format: "%.1f", x) }
+    return """
+      ball spin: \(matched)/\(flights) flights ≥ \(f(Self.minimumDuration)) s, ≥ \(f(Self.minimumHorizontalSpeed)) m/s matched \
+      (\(slowFlights) slower not evaluated); spin error median \(f(spinErrorMedian)), \
+      p95 \(f(spinErrorP95)), max \(f(spinErrorMax)) rev/s, \(f(100 * within10)) % within 10; axis error median \
+      \(f(axisErrorMedian))°, p95 \(f(axisErrorP95))°, max \(f(axisErrorMax))°, \(f(100 * axisWithin15)) % within 15°; \
+      spin reported on spinless flights \(spinOnSpinless) (above its uncertainty \(spinOnSpinlessAboveUncertainty))
+      """
+  }
+}
