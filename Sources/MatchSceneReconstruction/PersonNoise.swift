@@ -14,6 +14,10 @@ import MatchSceneGeometry
 enum PersonNoise {
   /// Fewest views (joints) a person's detection needs in a camera for its own scale.
   static let minViews = 8
+  /// Fewest cameras with a scale of the person's own for a widening. Two views of a point leave one
+  /// degree of freedom that the two share (the epipolar distance): their errors cannot tell which
+  /// camera is the noisier, nor a noisy person from a wrong match of two.
+  static let minCameras = 3
   /// A person's scales are widened when its noise factor exceeds this. With 8 views (about 14 degrees
   /// of freedom) a variance 4 × the true one has odds below 10⁻⁶ by chance, so people who share their
   /// cameras' noise keep their scales.
@@ -66,7 +70,7 @@ enum PersonNoise {
   /// Per person, the per-camera scales to triangulate it with; nil for a person who keeps its cameras'.
   ///
   /// The person's noise factor κ is the lower median, over the cameras where it has `minViews` views,
-  /// of its own scale (`CameraNoise.scale(of:minViews:)`) over the camera's; it needs two such cameras.
+  /// of its own scale (`CameraNoise.scale(of:minViews:)`) over the camera's; it needs `minCameras` of them.
   /// When κ exceeds `widening` — the person is noisier than its cameras' pooled scales in most of them —
   /// each camera's scale is widened to the person's own there (κ times it where the person has too few
   /// views), at most 2κ times the camera's: one camera holding a wrong or mirrored detection of the
@@ -77,7 +81,7 @@ enum PersonNoise {
         CameraNoise.scale(of: views, minViews: minViews).map { $0 / cameraScales[c] }
       }
       let known = ratios.compactMap { $0 }.sorted()
-      guard known.count >= 2 else { return nil }
+      guard known.count >= minCameras else { return nil }
       let kappa = known[(known.count - 1) / 2]
       guard kappa > widening else { return nil }
       return cameraScales.indices.map { c in cameraScales[c] * max(1, min(ratios[c] ?? kappa, 2 * kappa)) }

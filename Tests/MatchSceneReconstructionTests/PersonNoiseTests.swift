@@ -82,7 +82,8 @@ final class PersonNoiseTests: XCTestCase {
     func person(_ perCamera: [[CameraNoise.ViewError]]) -> [Double]? {
       PersonNoise.scales([perCamera], cameraScales: [1, 1, 1, 1])[0]
     }
-    XCTAssertNil(person([Array(repeating: off, count: 7), Array(repeating: off, count: 7), [], []]), "too few views")
+    XCTAssertNil(person([Array(repeating: off, count: 7), Array(repeating: off, count: 7), Array(repeating: off, count: 7), []]), "too few views")
+    XCTAssertNil(person([Array(repeating: off, count: 20), Array(repeating: off, count: 20), [], []]), "two cameras cannot tell")
     XCTAssertNil(
       person([Array(repeating: off, count: 20), Array(repeating: fine, count: 20), Array(repeating: fine, count: 20), []]),
       "one camera's wrong or mirrored detection does not widen the person")
