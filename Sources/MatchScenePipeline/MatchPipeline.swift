@@ -171,6 +171,8 @@ public struct MatchPipeline: Sendable {
       if floor?.levelled != true, givenCameras != match.cameras {
         allViews.addGivenCalibration(to: &report!, match: match, given: givenCameras, motion: motion)
       }
+      try leaveOneOut(reconstructed, options: options, sampling: allViews).add(
+        to: &report!, match: match, motion: motion, given: floor?.levelled != true && givenCameras != match.cameras ? givenCameras : nil)
     }
     clock.lap("all-views error")
     // Done with the 2D detections (the all-views error above was their last use): the writing goes
@@ -369,6 +371,16 @@ public struct MatchPipeline: Sendable {
   /// the frames every camera covers.
   /// - Throws: `InputError` when there are no detections, the cameras' frames do not overlap, the
   ///   requested range misses the data, or the range is wider than `maxFrames`.
+  /// The leave-one-out error as the run triangulates people: in noise units with the run's scales,
+  /// else with the fixed pixel gate.
+  func leaveOneOut(_ reconstructed: ReconstructionResult, options: PipelineOptions, sampling: AllViewsReprojection) -> LeaveOneOutReprojection {
+    let reconstruction = options.reconstruction
+    guard let scales = reconstructed.noiseScalesPx, let scaled = reconstruction.noiseGatedTriangulation else {
+      return LeaveOneOutReprojection(sampling: sampling, options: reconstruction.triangulation)
+    }
+    return LeaveOneOutReprojection(sampling: sampling, options: scaled, noiseScalesPx: scales)
+  }
+
   static func frames(_ requested: ClosedRange<Int>?, loaded: LoadedMatch, folder: URL) throws -> ClosedRange<Int> {
     guard let covered = loaded.match.frameRange else {
       throw InputError(file: folder.path, "no detections found in any camera")

@@ -32,20 +32,24 @@ public enum CameraNoise {
   /// - Parameter views: per camera, its views' errors.
   /// - Returns: per camera, σ in pixels; nil when no camera has `minViews` views.
   public static func scales(views: [[ViewError]]) -> [Double]? {
-    let own = views.map { v -> Double? in
-      guard v.count >= minViews else { return nil }
-      let first = median(v.map { $0.squared / $0.freedom }) / halfChiSquare2Median
-      let inliers = v.filter { $0.squared <= outlierRatio * first * $0.freedom }
-      let freedom = inliers.reduce(0) { $0 + $1.freedom }
-      guard freedom > 0 else { return max(floorPx, first.squareRoot()) }
-      // Truncating χ²₂ at 9σ² keeps 98.9 % of its mass and 95 % of its mean: undo that bias.
-      let sigma2 = inliers.reduce(0) { $0 + $1.squared } / freedom / truncatedMeanShare
-      return max(floorPx, sigma2.squareRoot())
-    }
+    let own = views.map { scale(of: $0, minViews: minViews) }
     let known = own.compactMap { $0 }
     guard !known.isEmpty else { return nil }
     let fallback = median(known)
     return own.map { $0 ?? fallback }
+  }
+
+  /// σ in pixels of one group of views (a camera's, or one person's in one camera), by the robust
+  /// estimate described above; nil with fewer than `minViews` views.
+  public static func scale(of views: [ViewError], minViews: Int) -> Double? {
+    guard views.count >= max(1, minViews) else { return nil }
+    let first = median(views.map { $0.squared / $0.freedom }) / halfChiSquare2Median
+    let inliers = views.filter { $0.squared <= outlierRatio * first * $0.freedom }
+    let freedom = inliers.reduce(0) { $0 + $1.freedom }
+    guard freedom > 0 else { return max(floorPx, first.squareRoot()) }
+    // Truncating χ²₂ at 9σ² keeps 98.9 % of its mass and 95 % of its mean: undo that bias.
+    let sigma2 = inliers.reduce(0) { $0 + $1.squared } / freedom / truncatedMeanShare
+    return max(floorPx, sigma2.squareRoot())
   }
 
   /// E[X; X ≤ 9] / E[X] for X = χ²₂ / 2 ~ Exp(1) truncated at `outlierRatio`: 1 − (1 + 9) e⁻⁹.

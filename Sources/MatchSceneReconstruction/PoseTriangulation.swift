@@ -160,13 +160,33 @@ enum PoseTriangulation {
       }
       if repaired { batch = try triangulator.triangulate(observations(views)) }
     }
+    // Per person: the batch holding its points and where they start in it.
+    var own: [(batch: TriangulationBatch, first: Int)] = (0..<views.count).map { (batch, $0 * k) }
+    if let cameraScales = triangulator.noiseScalesPx, triangulator.options.robust {
+      let finalObservations = observations(views)
+      var fallback: TriangulationBatch?
+      if (0..<batch.pointCount).contains(where: { batch.status($0) != .ok }) {
+        var plain = triangulator.options
+        plain.robust = false
+        fallback = try Triangulator(cameras: cameras, options: plain, noiseScalesPx: cameraScales).triangulate(finalObservations)
+      }
+      let errors = PersonNoise.viewErrors(
+        batch: batch, fallback: fallback, observations: finalObservations, keypoints: k, cameraScales: cameraScales,
+        options: triangulator.options)
+      for (p, scales) in PersonNoise.scales(errors, cameraScales: cameraScales).enumerated() {
+        guard let scales else { continue }
+        let widened = try Triangulator(cameras: cameras, options: triangulator.options, noiseScalesPx: scales)
+        own[p] = (try widened.triangulate(Array(finalObservations[(p * k * m)..<((p + 1) * k * m)])), 0)
+      }
+    }
     return (0..<views.count).map { p in
-      Pose3D(
-        joints: (0..<k).map { batch.point(p * k + $0) },
+      let (batch, first) = own[p]
+      return Pose3D(
+        joints: (0..<k).map { batch.point(first + $0) },
         cameras: (0..<m).filter { views[p][$0] != nil },
         viewErrors: (0..<(k * m)).map { i in
           let (j, c) = i.quotientAndRemainder(dividingBy: m)
-          return batch.reprojectionPx(point: p * k + j, camera: c).map { ($0, batch.isUsed(point: p * k + j, camera: c)) }
+          return batch.reprojectionPx(point: first + j, camera: c).map { ($0, batch.isUsed(point: first + j, camera: c)) }
         },
         cameraCount: m)
     }

@@ -72,3 +72,15 @@ public struct ReconstructionOptions: Sendable {
 
   public init() {}
 }
+
+extension ReconstructionOptions {
+  /// The triangulation of people's joints in noise units (`viewGateSigmas`, `weighViewsByNoise`), to be
+  /// given each camera's noise scale; nil with the fixed pixel gate or without robust triangulation.
+  public var noiseGatedTriangulation: TriangulationOptions? {
+    guard let sigmas = viewGateSigmas, triangulation.robust else { return nil }
+    var scaled = triangulation
+    scaled.gateSigmas = sigmas
+    scaled.noiseWeighting = weighViewsByNoise
+    return scaled
+  }
+}

@@ -20,6 +20,12 @@ public struct ReconstructionReport: Sendable, Codable {
     /// When the run corrected the calibration: the same all-views error through the camera as the
     /// calibration gave it, pixels (the tracks are in that calibration's world).
     public var givenCalibrationAllViewsReprojectionPx: ErrorStatistics? = nil
+    /// Leave-one-out error over every person (`LeaveOneOutReprojection`): each joint triangulated from
+    /// the other cameras' detections, projected into this one, against its detection, pixels.
+    public var leaveOneOutReprojectionPx: ErrorStatistics? = nil
+    /// When the run corrected the calibration: the same leave-one-out error through the calibration as
+    /// given, pixels.
+    public var givenCalibrationLeaveOneOutReprojectionPx: ErrorStatistics? = nil
   }
   public struct JointFigures: Sendable, Codable {
     public var joint: String
@@ -40,6 +46,8 @@ public struct ReconstructionReport: Sendable, Codable {
     /// People: per camera name, the error of the final track over every view where the detector found
     /// this person (used or not), pixels; set by `MatchPipeline`.
     public var allViewsReprojectionPx: [String: ErrorStatistics]? = nil
+    /// People: per camera name, the leave-one-out error of this person (`LeaveOneOutReprojection`), pixels.
+    public var leaveOneOutReprojectionPx: [String: ErrorStatistics]? = nil
   }
 
   public var fps: Double

@@ -90,10 +90,7 @@ public struct Reconstructor: Sendable {
   /// twice more on the noise-gated one (the weights, hence the leverages, change with the scales).
   /// Otherwise `fixed`, and no scales.
   func viewSelection(range: ClosedRange<Int>, fixed: Triangulator) throws -> (Triangulator, [Double]?) {
-    guard let sigmas = options.viewGateSigmas, options.triangulation.robust else { return (fixed, nil) }
-    var scaled = options.triangulation
-    scaled.gateSigmas = sigmas
-    scaled.noiseWeighting = options.weighViewsByNoise
+    guard let scaled = options.noiseGatedTriangulation else { return (fixed, nil) }
     let step = max(1, range.count / max(1, options.noiseSampleFrames))
     let sample = Array(Swift.stride(from: range.lowerBound, through: range.upperBound, by: step))
     var triangulator = fixed

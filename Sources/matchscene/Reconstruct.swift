@@ -225,6 +225,7 @@ struct Reconstruct: ParsableCommand {
     var stages = result.timings + [("export", export), ("write", max(0, writeSeconds - export))]
     stages.append(("other", max(0, total - stages.map(\.seconds).reduce(0, +))))
     if let line = allViewsLine(result) { lines.append(line) }
+    if let line = leaveOneOutLine(result) { lines.append(line) }
     let text = stages.map { String(format: "%@ %.2f s", $0.stage, $0.seconds) }
     lines.append("Time: " + text.joined(separator: ", ") + String(format: " (whole run %.2f s).", total))
     if result.analysed {
@@ -257,6 +258,15 @@ extension Reconstruct {
     let medians = cameras.map { String(format: "%@ %.1f", $0, figures[$0]!.median) }.joined(separator: ", ")
     let views = track.meanViews.map { String(format: "; %.2f views per point", $0) } ?? ""
     return "Reprojection of \(track.id) over all views where it was detected, median px: \(medians)\(views)."
+  }
+
+  /// The same track's leave-one-out error per camera (triangulated from the other cameras), median px.
+  static func leaveOneOutLine(_ result: MatchResult) -> String? {
+    guard let report = result.report, let track = report.tracks.first(where: { $0.kind != "ball" && $0.allViewsReprojectionPx != nil }),
+      let figures = track.leaveOneOutReprojectionPx, !figures.isEmpty
+    else { return nil }
+    let medians = report.cameras.map(\.name).compactMap { name in figures[name].map { String(format: "%@ %.1f", name, $0.median) } }
+    return "Leave-one-out reprojection of \(track.id) (each camera against the others' triangulation), median px: \(medians.joined(separator: ", "))."
   }
 }
 
