@@ -1,5 +1,6 @@
 import Foundation
 import MatchSceneBatch
+import MatchSceneIO
 import MatchSceneSessions
 import TestSupport
 import XCTest
@@ -85,10 +86,11 @@ final class BatchSafetyTests: XCTestCase {
     try FileManager.default.createDirectory(at: match, withIntermediateDirectories: true)
     let small = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
     try small.write(to: match.appendingPathComponent("a.bin"))
-    // The digest of the old whole-file reading, for the same bytes.
+    // The hash list's one entry: the path, the length and the whole file's SHA-256.
+    let content = [UInt8](small).withUnsafeBytes { SHA256.digest($0) }
     XCTAssertEqual(
       try SessionInput.hash(folder: match),
-      SessionInput.hash(bytes: Array("a.bin\n\(small.count)\n".utf8) + [UInt8](small)))
+      SessionInput.hash(bytes: Array("a.bin\n\(small.count)\n".utf8) + content))
 
     let big = match.appendingPathComponent("video.mp4")
     _ = FileManager.default.createFile(atPath: big.path, contents: nil)

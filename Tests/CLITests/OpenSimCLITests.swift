@@ -81,8 +81,10 @@ final class OpenSimCLITests: XCTestCase {
   func testAPythonWithoutOpenSimIsNamed() throws {
     let folder = try makeTemporaryFolder("opensim-missing")
     let match = folder.appendingPathComponent("match"), out = folder.appendingPathComponent("out")
-    XCTAssertEqual(try runMatchScene(["simulate", "-o", match.path, "--duration", "2", "--seed", "3"]).status, 0)
-    XCTAssertEqual(try runMatchScene(["reconstruct", match.path, "-o", out.path, "--no-scene", "--no-c3d"]).status, 0)
+    let simulated = try runMatchScene(["simulate", "-o", match.path, "--duration", "2", "--seed", "3"])
+    XCTAssertEqual(simulated.status, 0, simulated.stderr)
+    let reconstructed = try runMatchScene(["reconstruct", match.path, "-o", out.path, "--no-scene", "--no-c3d"])
+    XCTAssertEqual(reconstructed.status, 0, reconstructed.stderr)
     let run = try runMatchScene(["opensim", out.path, "--python", "/bin/false"])
     XCTAssertNotEqual(run.status, 0)
     XCTAssertTrue(run.stderr.contains("cannot import the package `opensim`"), run.stderr)

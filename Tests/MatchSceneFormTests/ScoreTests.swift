@@ -17,7 +17,7 @@ final class ScoreTests: XCTestCase {
   }()
 
   func testStrokeAgainstItselfScores100() throws {
-    XCTAssertGreaterThan(Self.curves.count, 10)
+    XCTAssertGreaterThanOrEqual(Self.curves.count, 8, "the 20 s match has strokes enough to compare")
     for c in Self.curves {
       let score = FormScore.compare(c, with: c)
       XCTAssertEqual(score.score, 100)
