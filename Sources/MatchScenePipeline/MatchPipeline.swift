@@ -364,6 +364,20 @@ public struct MatchPipeline: Sendable {
     return (analysed.motion, analysed.events)
   }
 
+  /// The leave-one-out error as the run triangulates people: in noise units with the run's scales,
+  /// else with the fixed pixel gate.
+  /// At most `LeaveOneOutReprojection.maxFrames` frames are sampled: it triangulates every joint once per
+  /// camera left out.
+  func leaveOneOut(_ reconstructed: ReconstructionResult, options: PipelineOptions, sampling all: AllViewsReprojection) -> LeaveOneOutReprojection {
+    let reconstruction = options.reconstruction
+    var sampling = all
+    sampling.maxFrames = min(all.maxFrames, LeaveOneOutReprojection.maxFrames)
+    guard let scales = reconstructed.noiseScalesPx, let scaled = reconstruction.noiseGatedTriangulation else {
+      return LeaveOneOutReprojection(sampling: sampling, options: reconstruction.triangulation)
+    }
+    return LeaveOneOutReprojection(sampling: sampling, options: scaled, noiseScalesPx: scales)
+  }
+
   /// Most frames one run takes (about 46 h at 60 fps): a range wider than this is a mistake in the input.
   public static let maxFrames = 10_000_000
 
@@ -371,16 +385,6 @@ public struct MatchPipeline: Sendable {
   /// the frames every camera covers.
   /// - Throws: `InputError` when there are no detections, the cameras' frames do not overlap, the
   ///   requested range misses the data, or the range is wider than `maxFrames`.
-  /// The leave-one-out error as the run triangulates people: in noise units with the run's scales,
-  /// else with the fixed pixel gate.
-  func leaveOneOut(_ reconstructed: ReconstructionResult, options: PipelineOptions, sampling: AllViewsReprojection) -> LeaveOneOutReprojection {
-    let reconstruction = options.reconstruction
-    guard let scales = reconstructed.noiseScalesPx, let scaled = reconstruction.noiseGatedTriangulation else {
-      return LeaveOneOutReprojection(sampling: sampling, options: reconstruction.triangulation)
-    }
-    return LeaveOneOutReprojection(sampling: sampling, options: scaled, noiseScalesPx: scales)
-  }
-
   static func frames(_ requested: ClosedRange<Int>?, loaded: LoadedMatch, folder: URL) throws -> ClosedRange<Int> {
     guard let covered = loaded.match.frameRange else {
       throw InputError(file: folder.path, "no detections found in any camera")

@@ -31,35 +31,43 @@ enum PersonNoise {
   /// view's Jacobian carries the same information), cheap enough for every frame.
   /// - Parameters:
   ///   - observations: point-major (`p * cameras + c`), person-major points (`person * keypoints + joint`).
-  ///   - fallback: the same observations triangulated without a gate (plain weighted DLT), for the
-  ///     points `batch` failed: a gate of a few pooled scales can leave a noisy person no consistent pair
-  ///     of views at all, and the person's noise must still be seen.
+  ///   - fallback: the points `batch` failed, triangulated without a gate (plain weighted DLT), and
+  ///     where each point of `batch` is in it (-1: not there): a gate of a few pooled scales can leave a
+  ///     noisy person no consistent pair of views at all, and the person's noise must still be seen.
   ///   - cameraScales: the scales the batch was triangulated with, pixels.
   /// - Returns: per person, per camera, the views' errors.
   static func viewErrors(
-    batch robust: TriangulationBatch, fallback: TriangulationBatch? = nil, observations: [Keypoint2D], keypoints k: Int,
-    cameraScales: [Double], options: TriangulationOptions
+    batch robust: TriangulationBatch, fallback: (batch: TriangulationBatch, index: [Int])? = nil, observations: [Keypoint2D],
+    keypoints k: Int, cameraScales: [Double], options: TriangulationOptions
   ) -> [[[CameraNoise.ViewError]]] {
     let m = robust.cameraCount
     let people = k > 0 ? robust.pointCount / k : 0
     var out = Array(repeating: Array(repeating: [CameraNoise.ViewError](), count: m), count: people)
+    var weights = [Double](repeating: 0, count: m)
     for p in 0..<(people * k) {
-      guard let batch = robust.status(p) == .ok ? robust : fallback, batch.status(p) == .ok else { continue }
-      var weights = [Double](repeating: 0, count: m)
+      let (batch, q): (TriangulationBatch, Int)
+      if robust.status(p) == .ok {
+        (batch, q) = (robust, p)
+      } else if let fallback, fallback.index[p] >= 0, fallback.batch.status(fallback.index[p]) == .ok {
+        (batch, q) = (fallback.batch, fallback.index[p])
+      } else {
+        continue
+      }
+      for c in 0..<m { weights[c] = 0 }
       var usedWeight = 0.0, usedCount = 0
       for c in 0..<m {
         let o = observations[p * m + c]
         guard o.isDetected, o.confidence >= options.minConfidence, o.confidence > 0,
-          batch.reprojectionPx(point: p, camera: c) != nil
+          batch.reprojectionPx(point: q, camera: c) != nil
         else { continue }
         let sigma = options.noiseWeighting ? cameraScales[c] : 1
         weights[c] = (options.confidenceWeighting ? o.confidence : 1) / (sigma * sigma)
-        if batch.isUsed(point: p, camera: c) { usedWeight += weights[c]; usedCount += 1 }
+        if batch.isUsed(point: q, camera: c) { usedWeight += weights[c]; usedCount += 1 }
       }
       guard usedCount >= 2, usedWeight > 0 else { continue }
       for c in 0..<m where weights[c] > 0 {
-        guard let error = batch.reprojectionPx(point: p, camera: c) else { continue }
-        let freedom = batch.isUsed(point: p, camera: c) ? 2 - 3 * weights[c] / usedWeight : 2
+        guard let error = batch.reprojectionPx(point: q, camera: c) else { continue }
+        let freedom = batch.isUsed(point: q, camera: c) ? 2 - 3 * weights[c] / usedWeight : 2
         guard freedom >= 0.05 else { continue }
         out[p / k][c].append(.init(squared: error * error, freedom: freedom))
       }

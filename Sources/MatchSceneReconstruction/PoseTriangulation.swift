@@ -162,13 +162,18 @@ enum PoseTriangulation {
     }
     // Per person: the batch holding its points and where they start in it.
     var own: [(batch: TriangulationBatch, first: Int)] = (0..<views.count).map { (batch, $0 * k) }
-    if let cameraScales = triangulator.noiseScalesPx, triangulator.options.robust {
+    if let cameraScales = triangulator.noiseScalesPx, triangulator.options.robust, m >= PersonNoise.minCameras {
       let finalObservations = observations(views)
-      var fallback: TriangulationBatch?
-      if (0..<batch.pointCount).contains(where: { batch.status($0) != .ok }) {
+      // Only the points the gate failed, triangulated again without it.
+      var fallback: (batch: TriangulationBatch, index: [Int])?
+      let failed = (0..<batch.pointCount).filter { batch.status($0) != .ok }
+      if !failed.isEmpty {
         var plain = triangulator.options
         plain.robust = false
-        fallback = try Triangulator(cameras: cameras, options: plain, noiseScalesPx: cameraScales).triangulate(finalObservations)
+        var index = [Int](repeating: -1, count: batch.pointCount)
+        for (i, p) in failed.enumerated() { index[p] = i }
+        let subset = failed.flatMap { p in finalObservations[(p * m)..<((p + 1) * m)] }
+        fallback = (try Triangulator(cameras: cameras, options: plain, noiseScalesPx: cameraScales).triangulate(subset), index)
       }
       let errors = PersonNoise.viewErrors(
         batch: batch, fallback: fallback, observations: finalObservations, keypoints: k, cameraScales: cameraScales,
