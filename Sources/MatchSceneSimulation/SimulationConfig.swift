@@ -106,11 +106,12 @@ public struct SimulationConfig: Sendable, Equatable {
   /// behind one player, back and forth, instead of along its side. Off by default.
   public var crossing = false
   /// The ball's drag constant varies by up to this fraction (±) around the sport file's, one draw per
-  /// match (balls and air differ); 0 keeps the sport's.
-  public var ballDragVariation: Double = 0.2
+  /// match (balls and air differ); 0 (the default) keeps the sport's. `simulate --drag-variation 0.2`.
+  public var ballDragVariation: Double = 0
   /// Largest spin a stroke gives the ball, rev/s (topspin, backspin, sidespin by the stroke's kind;
-  /// the Magnus force bends its flights, bounces change it); 0: no spin.
-  public var ballSpin: Double = 150
+  /// the Magnus force bends its flights, bounces change it); 0 (the default): no spin — the world the
+  /// other simulated checks were chosen in. `simulate --max-spin 150` spins.
+  public var ballSpin: Double = 0
 
   public init(
     seed: UInt64 = 1, duration: Double = 30, fps: Double? = nil, rig: RigConfig = .default,

@@ -103,10 +103,10 @@ struct Simulate: ParsableCommand {
   @Option(help: "Share of returns (0–1) struck early, 1–3 frames after the ball's bounce (fast exchanges). Default 0.")
   var earlyHitRate: Double?
 
-  @Option(help: "The ball's drag varies by up to this fraction (±) around the sport's, one draw per match; 0: the sport's. Default 0.2.")
+  @Option(help: "The ball's drag varies by up to this fraction (±) around the sport's, one draw per match; 0 (default): the sport's. The spin checks use 0.2.")
   var dragVariation: Double?
 
-  @Option(help: "Largest spin a stroke gives the ball, rev/s (serves back/sidespin, forehands topspin, backhands either); 0: no spin. Default 150.")
+  @Option(help: "Largest spin a stroke gives the ball, rev/s (serves back/sidespin, forehands topspin, backhands either); 0 (default): no spin. The spin checks use 150.")
   var maxSpin: Double?
 
   @Flag(help: "People cross each other's path: the bystander walks across the hall right behind one player.")
@@ -147,6 +147,8 @@ struct Simulate: ParsableCommand {
       throw ValidationError("--world-transform re-expresses the cameras and the truth; it does not apply to --one-device folders")
     }
     if let tableCorners, !(tableCorners.isFinite && tableCorners >= 0) { throw ValidationError("--table-corners must be ≥ 0 pixels") }
+    if let dragVariation, !(0...0.9).contains(dragVariation) { throw ValidationError("--drag-variation must be in [0, 0.9] (a fraction of the sport's drag)") }
+    if let maxSpin, !(0...500).contains(maxSpin) { throw ValidationError("--max-spin must be in [0, 500] rev/s") }
     for (name, rate) in [("miss", missRate), ("swap", swapRate), ("outlier", outlierRate), ("ball-miss", ballMissRate), ("false-ball", falseBallRate)] {
       if let rate, !(0...1).contains(rate) { throw ValidationError("--\(name)-rate must be in [0, 1]") }
     }

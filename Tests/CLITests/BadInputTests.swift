@@ -40,6 +40,13 @@ final class BadInputTests: XCTestCase {
     XCTAssertTrue(result.stderr.contains("--fps"), result.stderr)
     let frames = try runMatchScene(["reconstruct", "x", "-o", "y", "--frames", "9-3"])
     XCTAssertNotEqual(frames.status, 0)
+    let never = try makeTemporaryFolder("bad-simulate-flags").appendingPathComponent("never-written")
+    for (flag, value) in [("--max-spin", "-5"), ("--max-spin", "nan"), ("--drag-variation", "2"), ("--table-corners", "-1")] {
+      let simulate = try runMatchScene(["simulate", "-o", never.path, flag, value])
+      XCTAssertNotEqual(simulate.status, 0, "\(flag) \(value)")
+      XCTAssertTrue(simulate.stderr.contains(flag), simulate.stderr)
+      XCTAssertFalse(FileManager.default.fileExists(atPath: never.path), "nothing written")
+    }
   }
 
   func testEvaluateReportsAMalformedTracksFileWithItsLine() throws {

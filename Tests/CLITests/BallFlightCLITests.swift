@@ -25,7 +25,7 @@ final class BallFlightCLITests: XCTestCase {
   func testSpinningBallWithItsOwnDrag() throws {
     try requireTier(.integration)
     let folder = try makeTemporaryFolder()
-    let report = try evaluation([], seed: 1, in: folder)
+    let report = try evaluation(["--max-spin", "150", "--drag-variation", "0.2"], seed: 1, in: folder)
     let ball = try XCTUnwrap((report["tracks"] as? [String: Any])?["ball"] as? [String: Any])
     let p95 = try XCTUnwrap(ball["p95"] as? Double)
     XCTAssertLessThanOrEqual(p95, 0.006, "ball p95 \(p95) m")
