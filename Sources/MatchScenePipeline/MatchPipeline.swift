@@ -366,12 +366,8 @@ public struct MatchPipeline: Sendable {
 
   /// The leave-one-out error as the run triangulates people: in noise units with the run's scales,
   /// else with the fixed pixel gate.
-  /// At most `LeaveOneOutReprojection.maxFrames` frames are sampled: it triangulates every joint once per
-  /// camera left out.
-  func leaveOneOut(_ reconstructed: ReconstructionResult, options: PipelineOptions, sampling all: AllViewsReprojection) -> LeaveOneOutReprojection {
+  func leaveOneOut(_ reconstructed: ReconstructionResult, options: PipelineOptions, sampling: AllViewsReprojection) -> LeaveOneOutReprojection {
     let reconstruction = options.reconstruction
-    var sampling = all
-    sampling.maxFrames = min(all.maxFrames, LeaveOneOutReprojection.maxFrames)
     guard let scales = reconstructed.noiseScalesPx, let scaled = reconstruction.noiseGatedTriangulation else {
       return LeaveOneOutReprojection(sampling: sampling, options: reconstruction.triangulation)
     }

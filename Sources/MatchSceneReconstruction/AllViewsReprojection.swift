@@ -69,10 +69,7 @@ public struct AllViewsReprojection: Sendable {
   public func errors(match: Match, track: MotionTrack, frames: StrideThrough<Int>) -> [[Double]] {
     var perCamera = Array(repeating: [Double](), count: match.cameras.count)
     for frame in frames {
-      let joints = (0..<track.jointCount).map { j -> SIMD3<Double>? in
-        let s = track[joint: j, frame: frame]
-        return s.isPresent ? s.position : nil
-      }
+      let joints = track.jointPositions(frame: frame)
       guard joints.contains(where: { $0 != nil }) else { continue }
       for (c, camera) in match.cameras.enumerated() {
         let detections = match.people(camera: camera.name, frame: frame)
@@ -92,15 +89,10 @@ public struct AllViewsReprojection: Sendable {
 
   /// Adds the figures to `report`: per camera over every person, per track per camera.
   public func add(to report: inout ReconstructionReport, match: Match, motion: MotionModel) {
-    let errors = self.errors(match: match, motion: motion)
-    for c in report.cameras.indices {
-      report.cameras[c].allViewsReprojectionPx = ErrorStatistics(errors.values.flatMap { c < $0.count ? $0[c] : [] })
-    }
+    let figures = ReprojectionFigures(self.errors(match: match, motion: motion), cameras: match.cameras)
+    for c in report.cameras.indices where c < figures.cameras.count { report.cameras[c].allViewsReprojectionPx = figures.cameras[c] }
     for t in report.tracks.indices {
-      guard let perCamera = errors[report.tracks[t].id] else { continue }
-      var figures: [String: ErrorStatistics] = [:]
-      for (c, camera) in match.cameras.enumerated() where !perCamera[c].isEmpty { figures[camera.name] = ErrorStatistics(perCamera[c]) }
-      report.tracks[t].allViewsReprojectionPx = figures
+      if let perCamera = figures.tracks[report.tracks[t].id] { report.tracks[t].allViewsReprojectionPx = perCamera }
     }
   }
 

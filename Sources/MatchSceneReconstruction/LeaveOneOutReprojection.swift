@@ -20,7 +20,10 @@ public struct LeaveOneOutReprojection: Sendable {
   /// Per camera, the noise scales the other cameras are gated and weighed in (nil: `options`' pixel gate).
   public var noiseScalesPx: [Double]?
 
+  /// `sampling`'s frames are capped at `maxFrames`.
   public init(sampling: AllViewsReprojection, options: TriangulationOptions, noiseScalesPx: [Double]? = nil) {
+    var sampling = sampling
+    sampling.maxFrames = min(sampling.maxFrames, Self.maxFrames)
     self.sampling = sampling
     self.options = options
     self.noiseScalesPx = noiseScalesPx
@@ -48,10 +51,7 @@ public struct LeaveOneOutReprojection: Sendable {
     let m = match.cameras.count, k = track.jointCount
     var perCamera = Array(repeating: [Double](), count: m)
     for frame in frames {
-      let joints = (0..<k).map { j -> SIMD3<Double>? in
-        let s = track[joint: j, frame: frame]
-        return s.isPresent ? s.position : nil
-      }
+      let joints = track.jointPositions(frame: frame)
       guard joints.contains(where: { $0 != nil }) else { continue }
       // Per camera, this person's keypoints there (nil: not found).
       let found = match.cameras.map { camera -> [Keypoint2D]? in
@@ -94,20 +94,15 @@ public struct LeaveOneOutReprojection: Sendable {
   /// per camera; with `given` (the calibration as the user gave it, when the run corrected it) the
   /// per-camera figure through it as well (`givenCalibrationLeaveOneOutReprojectionPx`).
   public func add(to report: inout ReconstructionReport, match: Match, motion: MotionModel, given: [Camera]? = nil) throws {
-    let errors = try self.errors(match: match, cameras: match.cameras, motion: motion)
-    for c in report.cameras.indices {
-      report.cameras[c].leaveOneOutReprojectionPx = ErrorStatistics(errors.values.flatMap { c < $0.count ? $0[c] : [] })
-    }
+    let figures = ReprojectionFigures(try self.errors(match: match, cameras: match.cameras, motion: motion), cameras: match.cameras)
+    for c in report.cameras.indices where c < figures.cameras.count { report.cameras[c].leaveOneOutReprojectionPx = figures.cameras[c] }
     for t in report.tracks.indices {
-      guard let perCamera = errors[report.tracks[t].id] else { continue }
-      var figures: [String: ErrorStatistics] = [:]
-      for (c, camera) in match.cameras.enumerated() where !perCamera[c].isEmpty { figures[camera.name] = ErrorStatistics(perCamera[c]) }
-      report.tracks[t].leaveOneOutReprojectionPx = figures
+      if let perCamera = figures.tracks[report.tracks[t].id] { report.tracks[t].leaveOneOutReprojectionPx = perCamera }
     }
     guard let given else { return }
-    let asGiven = try self.errors(match: match, cameras: given, motion: motion)
-    for c in report.cameras.indices {
-      report.cameras[c].givenCalibrationLeaveOneOutReprojectionPx = ErrorStatistics(asGiven.values.flatMap { c < $0.count ? $0[c] : [] })
+    let asGiven = ReprojectionFigures(try self.errors(match: match, cameras: given, motion: motion), cameras: given)
+    for c in report.cameras.indices where c < asGiven.cameras.count {
+      report.cameras[c].givenCalibrationLeaveOneOutReprojectionPx = asGiven.cameras[c]
     }
   }
 }

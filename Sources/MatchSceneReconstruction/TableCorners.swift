@@ -82,6 +82,13 @@ extension TableCorners {
     let up = pose.worldFromTarget.rotation * SIMD3(0, 0, 1)
     let axis = pose.worldFromTarget.rotation * SIMD3(1, 0, 0), across = cross(up, axis)
     let sigma = max(clickSigmaPx, pose.rmsPx)
+    // Another fit's centre along, across and up from this one's, and its heading's turn about up, degrees.
+    func relative(_ p: PlanarTargetPose.Result) -> (offset: SIMD3<Double>, turn: Double) {
+      let d = p.worldFromTarget.translation - centre
+      var a = p.worldFromTarget.rotation * SIMD3(1, 0, 0)
+      if dot(a, axis) < 0 { a = -a }
+      return (SIMD3(dot(d, axis), dot(d, across), dot(d, up)), atan2(dot(cross(axis, a), up), dot(axis, a)) * 180 / Double.pi)
+    }
     var rng = SeededGenerator(seed: seed)
     var offsets: [SIMD3<Double>] = [], turns: [Double] = []
     for _ in 0..<rounds {
@@ -89,11 +96,9 @@ extension TableCorners {
         PlanarTargetPose.Clicks(camera: c.camera, corners: c.corners.map { $0 + sigma * SIMD2(rng.gaussian(), rng.gaussian()) })
       }
       guard let p = PlanarTargetPose.locate(moved, length: table.length, width: table.width) else { continue }
-      let d = p.worldFromTarget.translation - centre
-      offsets.append(SIMD3(dot(d, axis), dot(d, across), dot(d, up)))
-      var a = p.worldFromTarget.rotation * SIMD3(1, 0, 0)
-      if dot(a, axis) < 0 { a = -a }
-      turns.append(atan2(dot(cross(axis, a), up), dot(axis, a)) * 180 / Double.pi)
+      let r = relative(p)
+      offsets.append(r.offset)
+      turns.append(r.turn)
     }
     func rms(_ values: [Double], scale: Double = 1) -> Double {
       values.isEmpty ? .infinity : (scale * values.map { $0 * $0 }.reduce(0, +) / Double(values.count)).squareRoot()
@@ -106,11 +111,9 @@ extension TableCorners {
         var rest = clicks
         rest.remove(at: left)
         guard let p = PlanarTargetPose.locate(rest, length: table.length, width: table.width) else { continue }
-        let d = p.worldFromTarget.translation - centre
-        cameraOffsets.append(SIMD3(dot(d, axis), dot(d, across), dot(d, up)))
-        var a = p.worldFromTarget.rotation * SIMD3(1, 0, 0)
-        if dot(a, axis) < 0 { a = -a }
-        cameraTurns.append(atan2(dot(cross(axis, a), up), dot(axis, a)) * 180 / Double.pi)
+        let r = relative(p)
+        cameraOffsets.append(r.offset)
+        cameraTurns.append(r.turn)
       }
     }
     let n = Double(cameraOffsets.count), scale = n > 1 ? n - 1 : 0

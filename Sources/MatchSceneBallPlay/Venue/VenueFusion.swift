@@ -53,17 +53,18 @@ struct VenueFusion: Sendable {
     func usable(_ sigma: Double) -> Bool { sigma > 0 && sigma.isFinite }
     var reports: [VenueSourceReport] = []
 
-    // Heading: the inverse-variance mean of the differences from the most certain one.
+    // Heading: the inverse-variance mean of the turns from the most certain one (modulo a half turn).
     let headings = clues.compactMap { c in c.heading.flatMap { usable($0.sigma) ? (c.source, $0.value, $0.sigma) : nil } }
     guard let reference = headings.min(by: { $0.2 < $1.2 }) else { return nil }
-    let headingInformation = headings.map { 1 / ($0.2 * $0.2) }.reduce(0, +)
-    let turns: [Double] = headings.map { h in halfTurn(h.1 - reference.1) / (h.2 * h.2) }
-    let heading = halfTurn(reference.1 + turns.reduce(0, +) / headingInformation)
+    let turns = headings.map { (source: $0.0, value: halfTurn($0.1 - reference.1), sigma: $0.2) }
+    guard let turn = weightedMean(turns) else { return nil }
+    let heading = halfTurn(reference.1 + turn.value)
     let degrees = 180 / Double.pi
-    for (source, value, sigma) in headings {
-      let residual: Double = halfTurn(value - heading) * degrees
-      let weight: Double = 1 / (sigma * sigma) / headingInformation
-      reports.append(VenueSourceReport(source: source, parameter: .heading, residual: residual, sigma: sigma * degrees, weight: weight))
+    reports += sourceReports(.heading, turns, fused: turn).map { r in
+      var r = r
+      r.residual *= degrees
+      r.sigma *= degrees
+      return r
     }
 
     // Centre: least squares over the constraints along and across the combined heading.
@@ -82,7 +83,7 @@ struct VenueFusion: Sendable {
     reports += sourceReports(.along, along, fused: a) + sourceReports(.across, across, fused: n)
       + sourceReports(.height, heights, fused: h)
     return Result(
-      heading: heading, headingSigma: (1 / headingInformation).squareRoot(), centre: a.value * axis + n.value * normal,
+      heading: heading, headingSigma: turn.sigma, centre: a.value * axis + n.value * normal,
       alongSigma: a.sigma, acrossSigma: n.sigma, height: h.value, heightSigma: h.sigma, reports: reports)
   }
 
