@@ -36,8 +36,13 @@ public struct BallModel: Sendable, Equatable {
     return gravity - drag * length(v) * v + magnus * cross(spin, v)
   }
 
+  /// The longest RK4 step the model takes, seconds. RK4's error is O(h⁴): a 15 m/s flight with drag and
+  /// 150 rev/s of topspin integrated for 1 s in steps of 1/120 s ends 0.006 µm from the same flight in
+  /// steps of 1/4800 s (1/480: 0.00002 µm; 1/60: 0.1 µm), far below what a camera measures.
+  public static let integrationStep = 1.0 / 120
+
   /// State after `dt` seconds from (p, v), in RK4 steps of at most `step` seconds. `dt` may be negative.
-  public func advance(_ p: SIMD3<Double>, _ v: SIMD3<Double>, by dt: Double, step: Double = 1.0 / 480) -> (SIMD3<Double>, SIMD3<Double>) {
+  public func advance(_ p: SIMD3<Double>, _ v: SIMD3<Double>, by dt: Double, step: Double = integrationStep) -> (SIMD3<Double>, SIMD3<Double>) {
     let (n, h) = Self.steps(dt, step)
     var p = p, v = v
     for _ in 0..<n {
@@ -93,7 +98,7 @@ public struct BallModel: Sendable, Equatable {
       for j in order.indices {
         let i = forward ? order[j] : order[order.count - 1 - j]
         guard (times[i] >= 0) == forward else { continue }
-        let (n, h) = Self.steps(times[i] - t, 1.0 / 480)
+        let (n, h) = Self.steps(times[i] - t, Self.integrationStep)
         for _ in 0..<n {
           let (dp, dv) = increments(v, h)
           p += dp

@@ -36,6 +36,22 @@ public struct BallFlight: Sendable {
   public func position(at t: Double) -> SIMD3<Double> { model.advance(position, velocity, by: t - referenceTime).0 }
   /// The fitted velocity at match time `t`.
   public func velocity(at t: Double) -> SIMD3<Double> { model.advance(position, velocity, by: t - referenceTime).1 }
+
+  /// The fitted positions at the match times `times`, from one integration pass (the same as
+  /// `position(at:)` of each, in one pass instead of one each).
+  public func positions(at times: [Double]) -> [SIMD3<Double>] {
+    model.positions(from: position, velocity, at: times.map { $0 - referenceTime })
+  }
+
+  /// The same flight with its state given at match time `t`: `position(at:)` and `velocity(at:)` near
+  /// `t` then integrate from `t` rather than from the fit's reference time (for many evaluations in a
+  /// short window, as a search for where two flights meet makes).
+  public func rebased(at t: Double) -> BallFlight {
+    var flight = self
+    (flight.position, flight.velocity) = model.advance(position, velocity, by: t - referenceTime)
+    flight.referenceTime = t
+    return flight
+  }
 }
 
 /// What a flight fit leaves free besides the start position and velocity.

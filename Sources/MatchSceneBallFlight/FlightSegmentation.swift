@@ -217,7 +217,9 @@ public struct FlightSegmentation: Sendable {
 
   /// Whether the fitted path disagrees with the surfaces at one of the observations' times.
   func goesThrough(_ flight: BallFlight, _ members: [Int], _ obs: [(frame: Int, position: SIMD3<Double>)], fps: Double) -> Bool {
-    members.contains { i in disagrees(fitted: flight.position(at: Double(obs[i].frame) / fps), observed: obs[i].position) }
+    guard surfaces != nil else { return false }
+    let fitted = flight.positions(at: members.map { Double(obs[$0].frame) / fps })
+    return zip(members, fitted).contains { i, p in disagrees(fitted: p, observed: obs[i].position) }
   }
 
   /// Whether a fitted position contradicts the surfaces: it lies inside one (deeper than

@@ -11,17 +11,30 @@
 /// Ordinary names (letters, digits, `_`, `.`, spaces inside) are written as they are, byte for byte.
 /// Numbers are not cells of this kind: a negative coordinate is written as it is.
 public enum CSVField {
-  /// The first characters that make a spreadsheet evaluate a cell (OWASP, "CSV Injection"), and `'`.
-  static let neutralisedFirstBytes: Set<UInt8> = [
-    UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D, UInt8(ascii: "'"),
-  ]
+  /// Whether a cell beginning with `byte` is neutralised: the first characters that make a spreadsheet
+  /// evaluate a cell (OWASP, "CSV Injection"), and `'`.
+  @inline(__always)
+  static func isNeutralised(first byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D, UInt8(ascii: "'"): return true
+    default: return false
+    }
+  }
 
   /// Whether `text` is written as it is.
   static func isPlain<S: Collection<UInt8>>(_ utf8: S) -> Bool {
-    guard let first = utf8.first else { return true }
-    if neutralisedFirstBytes.contains(first) || first == 0x20 { return false }
+    if let plain = utf8.withContiguousStorageIfAvailable({ isPlain(bytes: $0) }) { return plain }
+    return isPlain(bytes: Array(utf8))
+  }
+
+  /// `isPlain` on contiguous bytes, with the byte tests as comparisons (it runs on every row of a
+  /// tracks file, millions of times).
+  @inline(__always)
+  static func isPlain<C: RandomAccessCollection<UInt8>>(bytes: C) -> Bool {
+    guard let first = bytes.first else { return true }
+    if isNeutralised(first: first) || first == 0x20 { return false }
     var last = first
-    for b in utf8 {
+    for b in bytes {
       if b == UInt8(ascii: ",") || b == UInt8(ascii: "\"") || b == 0x0A || b == 0x0D { return false }
       last = b
     }
@@ -32,7 +45,7 @@ public enum CSVField {
   public static func escape(_ text: String) -> String {
     if isPlain(text.utf8) { return text }
     var cell = text
-    if let first = text.utf8.first, neutralisedFirstBytes.contains(first) { cell = "'" + cell }
+    if let first = text.utf8.first, isNeutralised(first: first) { cell = "'" + cell }
     let needsQuotes = cell.utf8.contains { b in
       b == UInt8(ascii: ",") || b == UInt8(ascii: "\"") || b == 0x0A || b == 0x0D
     } || cell.utf8.first.map { $0 == 0x20 || $0 == 0x09 } == true || cell.utf8.last.map { $0 == 0x20 || $0 == 0x09 } == true

@@ -280,6 +280,7 @@ public struct EventDetector: Sendable {
   func meetingPoint(_ a: BallFlight, _ b: BallFlight, fps: Double) -> (Double, SIMD3<Double>) {
     var lo = Double(a.frames.upperBound - 1) / fps, hi = Double(b.frames.lowerBound + 1) / fps
     let ratio = (5.0.squareRoot() - 1) / 2
+    let a = a.rebased(at: lo), b = b.rebased(at: lo)
     func gap(_ t: Double) -> Double { length(a.position(at: t) - b.position(at: t)) }
     for _ in 0..<40 {
       let m1 = hi - ratio * (hi - lo), m2 = lo + ratio * (hi - lo)
