@@ -6,8 +6,10 @@ import MatchSceneCore
 enum FlightSpinEvents {
   static let reach = 3
 
+  /// The flights' spins put on the events, the sidespin shared along each chain of flights joined by
+  /// bounces (`sharingSidespin`).
   static func attach(to events: [MatchEvent], flights: [BallFlight]) -> [MatchEvent] {
-    let spinning = flights.filter { $0.spin != nil }.sorted { $0.frames.lowerBound < $1.frames.lowerBound }
+    let spinning = sharingSidespin(flights, events: events).filter { $0.spin != nil }
     guard !spinning.isEmpty else { return events }
     return events.map { event in
       guard event.type == .hit || event.type == .bounce else { return event }
@@ -22,5 +24,32 @@ enum FlightSpinEvents {
       e.spin = spin.report
       return e
     }
+  }
+
+  /// `flights` in order of their first frame, the sidespins of each run of consecutive spinning
+  /// flights that meet at bounces replaced by their shared value (`FlightSpin.sharedSidespin`: a
+  /// bounce on a horizontal surface leaves the sidespin as it was). Two flights meet at a bounce when
+  /// a `bounce` event, and no `hit` or `net` event, lies between `reach` frames before the first's last
+  /// frame and the second's first frame.
+  static func sharingSidespin(_ flights: [BallFlight], events: [MatchEvent]) -> [BallFlight] {
+    var out = flights.sorted { $0.frames.lowerBound < $1.frames.lowerBound }
+    let bounces = Set(events.filter { $0.type == .bounce }.map(\.frame))
+    let others = Set(events.filter { $0.type == .hit || $0.type == .net }.map(\.frame))
+    func meetAtBounce(_ i: Int) -> Bool {
+      let from = out[i].frames.upperBound - reach, to = out[i + 1].frames.lowerBound
+      guard from <= to else { return false }
+      return (from...to).contains(where: bounces.contains) && !(from...to).contains(where: others.contains)
+    }
+    var start = 0
+    while start < out.count {
+      var end = start
+      while end + 1 < out.count, out[end].spin != nil, out[end + 1].spin != nil, meetAtBounce(end) { end += 1 }
+      if end > start {
+        let shared = FlightSpin.sharedSidespin(out[start...end].map { $0.spin! })
+        for (k, spin) in shared.enumerated() { out[start + k].spin = spin }
+      }
+      start = end + 1
+    }
+    return out
   }
 }

@@ -77,8 +77,8 @@ public enum FlightFit {
   /// - Parameters:
   ///   - samples: (match time s, observed position) pairs, at least 3 (and 3 more per free drag or spin
   ///     parameter pair).
-  ///   - free: what is fitted besides position and velocity; a spin fit needs a horizontal speed of at
-  ///     least `FlightSpin.minimumHorizontalSpeed` (else the flight is fitted spinless).
+  ///   - free: what is fitted besides position and velocity; a spin fit needs a horizontal speed at the
+  ///     first sample of at least `FlightSpin.minimumHorizontalSpeed` (else the flight is fitted spinless).
   ///   - start: a flight near the solution (a fit of nearly the same samples) to start from: its state
   ///     at the reference time and, when the spin is free, its spin. Without it the fit starts from a
   ///     drag-free parabola and the model's spin. A good start saves the iterations that carry the
@@ -108,8 +108,9 @@ public enum FlightFit {
         v[axis] = (n * sty - st * sy) / det
       }
     }
-    // Extra parameters after the six of the state: the drag, then the spin's two components.
-    let basis = free.spin ? FlightSpin.basis(velocity: v) : nil
+    // Extra parameters after the six of the state: the drag, then the spin's two components, on the
+    // axes of the flight's launch (`FlightSpin.launchVelocity`).
+    let basis = free.spin ? FlightSpin.basis(velocity: FlightSpin.launchVelocity(p, v, at: times, model: start?.model ?? model)) : nil
     let fitDrag = free.drag && samples.count >= 6
     let fitSpin = basis != nil && samples.count >= (fitDrag ? 9 : 8)
     var params = [p.x, p.y, p.z, v.x, v.y, v.z]

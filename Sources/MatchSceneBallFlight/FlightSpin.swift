@@ -3,7 +3,8 @@ import MatchSceneCore
 /// The spin of one flight: its angular velocity and the components players name, in the venue frame
 /// (z up).
 ///
-/// Topspin turns about the horizontal axis ẑ × d (d: the flight's horizontal direction), so that the
+/// Topspin turns about the horizontal axis ẑ × d (d: the flight's horizontal direction at its launch,
+/// where the stroke or bounce gave the ball its spin), so that the
 /// top of the ball moves forward and the Magnus force k_M ω × v pushes the ball down; backspin is
 /// negative topspin and lifts it. Sidespin turns about ẑ; positive is counter-clockwise seen from
 /// above and bends the flight to the left of its direction. The component along d (a "corkscrew"
@@ -47,6 +48,17 @@ public struct FlightSpin: Sendable, Equatable {
     return (SIMD3(-d.y, d.x, 0), SIMD3(0, 0, 1))
   }
 
+  /// The velocity at a flight's launch — its earliest sample — from the state (`position`, `velocity`)
+  /// at time 0 and the samples' `times` relative to it, under `model`. The spin's axes are taken
+  /// there (`basis`): a stroke or bounce gives the ball its spin about the direction it leaves in, and
+  /// a flight that drag slows below `minimumHorizontalSpeed` by its middle still shows its spin.
+  public static func launchVelocity(
+    _ position: SIMD3<Double>, _ velocity: SIMD3<Double>, at times: [Double], model: BallModel
+  ) -> SIMD3<Double> {
+    guard let first = times.min(), first < 0 else { return velocity }
+    return model.advance(position, velocity, by: first).1
+  }
+
   /// The spin as written to `events.json` (rev/s).
   public var report: BallSpin {
     let revolution = 2 * Double.pi
@@ -73,7 +85,10 @@ extension FlightFit {
     var spinless = model
     spinless.spin = .zero
     guard let plain = fit(samples, model: spinless, frames: frames, start: start) else { return nil }
-    guard model.magnus > 0, samples.count >= 8, FlightSpin.basis(velocity: plain.velocity) != nil else { return plain }
+    let times = samples.map { $0.time - plain.referenceTime }
+    guard model.magnus > 0, samples.count >= 8,
+      FlightSpin.basis(velocity: FlightSpin.launchVelocity(plain.position, plain.velocity, at: times, model: plain.model)) != nil
+    else { return plain }
     let rssPlain = plain.rms * plain.rms * Double(samples.count)
     func statistic(_ spinning: BallFlight) -> Double {
       let rssSpin = spinning.rms * spinning.rms * Double(samples.count)

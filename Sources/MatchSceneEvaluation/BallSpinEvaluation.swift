@@ -10,6 +10,9 @@ import MatchSceneCore
 /// `spin` (none: no spin) is compared with the truth's topspin and sidespin. The spin error is the
 /// distance between the (topspin, sidespin) pairs, rev/s; the axis error the angle between them, for
 /// flights whose true spin is at least `axisMinimumSpin`. Flights without a matched event are counted.
+/// Given the frames the cameras saw the ball in, a flight the cameras saw on fewer than
+/// `minimumSeenFrames` frames of its first `minimumDuration` (the ball flew out of their views after a
+/// rally's last bounce) is not evaluated: no method can measure its spin.
 public struct BallSpinEvaluation: Encodable, Sendable {
   /// The truth's flight (as `truth/ball.json` has it), read without depending on the simulator.
   public struct TrueFlight: Decodable, Sendable {
@@ -33,11 +36,16 @@ public struct BallSpinEvaluation: Encodable, Sendable {
   public static let minimumHorizontalSpeed = 2.0
   public static let timeTolerance = 0.04
   public static let axisMinimumSpin = 20.0
+  /// The fewest frames seen in a flight's first `minimumDuration` for it to be evaluated: the fewest
+  /// observations a spin fit takes (`FlightFit.fitTestingSpin`).
+  public static let minimumSeenFrames = 8
 
   /// True flights long enough and fast enough, and those matched to a detected event.
   public var flights: Int
   /// True flights long enough but too slow to show their spin (not evaluated).
   public var slowFlights: Int
+  /// True flights long and fast enough that the cameras did not see (`minimumSeenFrames`; not evaluated).
+  public var unseenFlights = 0
   public var matched: Int
   /// Spin error, rev/s, over the matched flights.
   public var spinErrorMedian: Double
@@ -66,12 +74,21 @@ public struct BallSpinEvaluation: Encodable, Sendable {
     return (file.drag, file.flights)
   }
 
-  public init(detected: [MatchEvent], truth: (drag: Double, flights: [TrueFlight])) {
+  /// - Parameters:
+  ///   - seen: the frames where at least two cameras saw the ball, and the frame rate; nil: every
+  ///     flight counts as seen.
+  public init(detected: [MatchEvent], truth: (drag: Double, flights: [TrueFlight]), seen: (frames: Set<Int>, fps: Double)? = nil) {
     trueDrag = truth.drag
     let starts = detected.filter { $0.type == .hit || $0.type == .bounce }.sorted { $0.time < $1.time }
     let lasting = truth.flights.filter { $0.end - $0.start >= Self.minimumDuration }
-    let long = lasting.filter { ($0.horizontalSpeed ?? .infinity) >= Self.minimumHorizontalSpeed }
-    slowFlights = lasting.count - long.count
+    let fast = lasting.filter { ($0.horizontalSpeed ?? .infinity) >= Self.minimumHorizontalSpeed }
+    slowFlights = lasting.count - fast.count
+    let long = fast.filter { flight in
+      guard let seen else { return true }
+      let first = Int((flight.start * seen.fps).rounded(.up)), last = Int(((flight.start + Self.minimumDuration) * seen.fps).rounded(.down))
+      return first <= last && (first...last).filter(seen.frames.contains).count >= Self.minimumSeenFrames
+    }
+    unseenFlights = fast.count - long.count
     var spinErrors: [Double] = [], axisErrors: [Double] = []
     var matched = 0, onSpinless = 0, onSpinlessAbove = 0
     for flight in long {
@@ -116,7 +133,7 @@ public struct BallSpinEvaluation: Encodable, Sendable {
     func f(_ x: Double) -> String { String(format: "%.1f", x) }
     return """
       ball spin: \(matched)/\(flights) flights ≥ \(f(Self.minimumDuration)) s, ≥ \(f(Self.minimumHorizontalSpeed)) m/s matched \
-      (\(slowFlights) slower not evaluated); spin error median \(f(spinErrorMedian)), \
+      (\(slowFlights) slower, \(unseenFlights) unseen not evaluated); spin error median \(f(spinErrorMedian)), \
       p95 \(f(spinErrorP95)), max \(f(spinErrorMax)) rev/s, \(f(100 * within10)) % within 10; axis error median \
       \(f(axisErrorMedian))°, p95 \(f(axisErrorP95))°, max \(f(axisErrorMax))°, \(f(100 * axisWithin15)) % within 15°; \
       spin reported on spinless flights \(spinOnSpinless) (above its uncertainty \(spinOnSpinlessAboveUncertainty))

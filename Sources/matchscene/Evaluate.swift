@@ -64,7 +64,9 @@ struct Evaluate: ParsableCommand {
     // Spin, when the truth is a simulated match's (`truth/ball.json` beside its tracks).
     var ballSpin: BallSpinEvaluation?
     if let estimatedEvents, let ballTruth = try BallSpinEvaluation.readTruth(Self.tracksFile(truth).deletingLastPathComponent()) {
-      ballSpin = BallSpinEvaluation(detected: try EventsJSON.read(from: estimatedEvents), truth: ballTruth)
+      let seen = Set(BallPlayEvaluation.ballSamples(reference).filter { $0.views >= 2 }.map(\.frame))
+      ballSpin = BallSpinEvaluation(
+        detected: try EventsJSON.read(from: estimatedEvents), truth: ballTruth, seen: (frames: seen, fps: reference.fps))
       print(ballSpin!.summary)
     }
     var baselineEvaluation: TrackEvaluation?

@@ -38,6 +38,16 @@ extension SettlingBallTests {
     XCTAssertLessThan(without.0, with.0, "without the rule: \(without)")
   }
 
+  /// The rebound seen for three frames — too few for a flight of its own — before the ball is lost.
+  func testABallLostThreeFramesAfterABounceBounced() {
+    for seed in 1...6 as ClosedRange<UInt64> {
+      let a = lostBall(seed: seed, cutAfter: { $0[3] + 3 })
+      XCTAssertEqual(a.truth, 4)
+      XCTAssertEqual(a.matched, 4, "seed \(seed): the last bounce found, \(a)")
+      XCTAssertEqual(a.detected, 4, "seed \(seed): none false, \(a)")
+    }
+  }
+
   func testABallLostInTheAirDidNotBounce() {
     for seed in 1...6 as ClosedRange<UInt64> {
       // Cut five frames before the fourth bounce: the ball is lost 3–4 cm above the floor, falling.

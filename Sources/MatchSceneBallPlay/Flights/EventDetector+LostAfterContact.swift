@@ -16,8 +16,14 @@ extension EventDetector {
     return out
   }
 
+  /// Observations after a flight's end, in as many frames, that may be the ball at the contact and
+  /// rising from it before it is lost: the contact's frame and three more — a rebound seen in fewer
+  /// than four frames forms no flight of its own (`FlightSegmentationOptions.minObservations`), so no
+  /// pair of flights meets at that bounce.
+  static let framesAfterEnd = 4
+
   /// Bounces of a ball lost right after touching a surface: a flight that no flight follows (the ball
-  /// is not seen for 0.3 s after it, but in the two frames right after its end) and whose path
+  /// is not seen for 0.3 s after it, but in the `framesAfterEnd` frames right after its end) and whose path
   /// comes down onto the table top or the floor within a frame of the ball's last observation (or
   /// up to two frames before its end, `crossing`). The ball cannot stop there at once: it
   /// rebounds at the incoming vertical speed times the surface's restitution `e` (measured on the
@@ -41,9 +47,9 @@ extension EventDetector {
     for (i, a) in flights.enumerated() {
       let end = a.frames.upperBound
       if i + 1 < flights.count, flights[i + 1].frames.lowerBound - end <= unseen { continue }
-      // Observations in the two frames after the flight may follow it: the ball at or just after the
+      // Observations in the few frames after the flight may follow it: the ball at or just after the
       // contact, which no ballistic path through the flight's own observations explains.
-      let lastSeen = [end + 2, end + 1].first { ball[$0] != nil } ?? end
+      let lastSeen = (end + 1...end + Self.framesAfterEnd).last { ball[$0] != nil } ?? end
       guard flies(a), !(lastSeen + 1...end + unseen).contains(where: { ball[$0] != nil }) else { continue }
       let limit = Double(lastSeen + 1) / fps
       let contact: (time: Double, position: SIMD3<Double>, surface: BounceSurface)
