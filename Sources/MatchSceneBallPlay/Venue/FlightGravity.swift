@@ -44,17 +44,20 @@ struct FlightGravity: Sendable {
     var plain: Share
     var spinning: Share?
     var dragging: Share?
+    /// Whether the flight's own fit already had its spin free (and kept it): its spin then stays free.
+    var spun = false
 
     /// The richest share (for the flight's residual variance).
     var richest: Share { dragging ?? spinning ?? plain }
 
-    /// The share whose parameters the flight shows at `dg`: the spin when freeing it lowers the squared
+    /// The share whose parameters the flight shows at `dg`: the spin when the flight's own fit kept one
+    /// (`spun`: that spin took up part of `dg` already) or when freeing it lowers the squared
     /// residual by more than `FlightFit.spinTestCritical` (χ²₂ at 0.1 %) residual variances, then the
     /// drag when it lowers it by more than `dragTestCritical` (χ²₁ at 0.1 %) — nested F-tests in their
     /// large-sample form (Seber & Wild, Nonlinear Regression, §5.3).
     func chosen(at dg: SIMD3<Double>, variance: Double) -> Share {
       var share = plain
-      if let spinning, (plain.rss(at: dg) - spinning.rss(at: dg)) / variance > FlightFit.spinTestCritical { share = spinning }
+      if let spinning, spun || (plain.rss(at: dg) - spinning.rss(at: dg)) / variance > FlightFit.spinTestCritical { share = spinning }
       if let dragging, (share.rss(at: dg) - dragging.rss(at: dg)) / variance > FlightGravity.dragTestCritical { share = dragging }
       return share
     }
@@ -103,7 +106,7 @@ struct FlightGravity: Sendable {
     guard let plain = share(local: columns, global: gravityColumns, residual: residual) else { return nil }
     let spinning = spinColumns.isEmpty ? nil : share(local: columns + spinColumns, global: gravityColumns, residual: residual)
     let dragging = share(local: columns + spinColumns + [dragColumn], global: gravityColumns, residual: residual)
-    return Flight(plain: plain, spinning: spinning, dragging: dragging)
+    return Flight(plain: plain, spinning: spinning, dragging: dragging, spun: flight.spin != nil)
   }
 
   /// The reduced normal equations of δg (`global`, 3 columns) with the `local` columns eliminated.

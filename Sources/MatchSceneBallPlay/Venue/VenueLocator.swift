@@ -5,6 +5,11 @@ import MatchSceneCore
 public struct VenueLocatorOptions: Sendable {
   /// The ball's drag constant k (1/m) of `a = g − k |v| v`; table tennis: ρ C_d A / 2m ≈ 0.126.
   public var ballDrag = 0.126
+  /// The ball's Magnus constant k_M of `k_M ω × v` (`BallModel.magnusConstant`; 0: flights are fitted
+  /// spinless). With it, the flights the contacts are found between are fitted with their spin free
+  /// where a spinless path cannot follow them (`FlightSegmentation`), so a spinning ball's bounces
+  /// are placed where its spinning paths meet.
+  public var ballMagnus = 0.0
   /// Fewer table bounces than this is not enough evidence.
   public var minTableBounces = 6
   /// A contact within this of the table plane's height is a table bounce, metres.
@@ -39,6 +44,7 @@ public struct VenueLocatorOptions: Sendable {
   /// Checks the settings before work starts.
   func validate() throws {
     guard ballDrag >= 0, ballDrag.isFinite else { throw VenueLocatorError.badOptions("ballDrag must be ≥ 0") }
+    guard ballMagnus >= 0, ballMagnus.isFinite else { throw VenueLocatorError.badOptions("ballMagnus must be ≥ 0") }
     guard minTableBounces >= 3 else { throw VenueLocatorError.badOptions("minTableBounces must be ≥ 3") }
     guard heightTolerance > 0 else { throw VenueLocatorError.badOptions("heightTolerance must be > 0") }
     guard bootstrapRounds >= 0 else { throw VenueLocatorError.badOptions("bootstrapRounds must be ≥ 0") }
@@ -172,6 +178,14 @@ public struct VenueLocator: Sendable {
       flights = finder.flights(levelled.map { (frame: $0.key, position: $0.value) }, fps: fps)
     }
     let levelling = VenueFrame.levelling(up: up)
+    // The flights again with their spin free where a spinless path cannot follow them, for the
+    // contacts: a spinning ball's spinless paths meet millimetres off its bounce. (Gravity comes from
+    // the spinless flights above: a spin fitted with the wrong gravity takes up part of its error.)
+    if options.ballMagnus > 0 {
+      var spinning = finder
+      spinning.model.magnus = options.ballMagnus
+      flights = spinning.flights(ball.map { (frame: $0.key, position: levelling * $0.value) }, fps: fps)
+    }
 
     // 2–3. Contacts, and the table's plane among the bounces' heights.
     let contacts = finder.contacts(flights, fps: fps)
