@@ -36,6 +36,7 @@ public enum VenueLocation {
     let up = upHint ?? output.recordedVenue?.up ?? SIMD3(0, 0, 1)
     var options = VenueLocatorOptions()
     options.ballDrag = spec.ball.dragPerMetre
+    options.ballMagnus = spec.ballModel.magnus
     return try VenueLocator(table: table, options: options).locate(
       ball: ball, fps: output.manifest.fps, upHint: up, players: VenueLocator.people(in: motion), evidence: evidence)
   }

@@ -10,10 +10,19 @@ import XCTest
 /// reconstruction with that `[venue]` finds the same events as the match in its own world.
 final class LocateVenueWorldTests: XCTestCase {
   func testLocatesTheVenueInAnotherWorldAndKeepsTheEvents() throws {
+    try locatesTheVenue(seed: 1)
+  }
+
+  /// A spinning ball (up to 150 rev/s, drag varying ±20 %): the Magnus force must not tilt up.
+  func testLocatesTheVenueOfASpinningMatch() throws {
+    try locatesTheVenue(seed: 3, simulate: ["--max-spin", "150", "--drag-variation", "0.2"])
+  }
+
+  func locatesTheVenue(seed: Int, simulate extraSimulate: [String] = []) throws {
     try requireTier(.integration)
     let folder = try makeTemporaryFolder()
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-    let common = ["--duration", "20", "--seed", "1", "--faults", "hard"]
+    let common = ["--duration", "20", "--seed", "\(seed)", "--faults", "hard"] + extraSimulate
     for (name, extra) in [("plain", [String]()), ("moved", ["--world-transform", "yaw=30,x=1.8,y=-2.4", "--table-corners", "2"])] {
       let run = try runMatchScene(["simulate", "-o", path(name)] + common + extra)
       XCTAssertEqual(run.status, 0, run.stderr)
@@ -31,7 +40,7 @@ final class LocateVenueWorldTests: XCTestCase {
     let trueAxis = SIMD3(cos(Double.pi / 6), sin(Double.pi / 6), 0)
     let centreError = length(venue.origin - SIMD3(1.8, -2.4, 0))
     let axisError = acos(min(1, abs(dot(venue.longAxis, trueAxis)))) * 180 / .pi
-    print(String(format: "LocateVenueWorldTests: centre %.2f cm, long axis %.3f°", 100 * centreError, axisError))
+    print(String(format: "LocateVenueWorldTests seed %d%@: centre %.2f cm, long axis %.3f°", seed, extraSimulate.isEmpty ? "" : " spinning", 100 * centreError, axisError))
     XCTAssertLessThan(centreError, 0.01, locate.stdout)
     XCTAssertLessThan(axisError, 0.5, locate.stdout)
     // Each source's residual and weight are in the report.

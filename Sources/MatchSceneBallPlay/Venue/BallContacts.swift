@@ -67,72 +67,29 @@ struct BallContactFinder: Sendable {
   }
 
   /// Gravity estimated from the flights, as a correction of the model's: each flight was fitted with
-  /// the model's gravity and drag, so what its observations still curve away from the fitted path —
-  /// the acceleration c of a least-squares `r = a + b t + ½ c t²` through the residuals, per axis — is
-  /// what the model's gravity lacks (drag is in the model, so it does not bias the estimate).
-  /// Corrections are combined by their inverse variances (from each fit's residual scatter) after
-  /// dropping those more than 3 m/s² off their median (a "flight" of a ball carried in the hand).
-  /// Returns g, its standard error (m/s², the same on each axis) and the number of flights used; nil when no flight
-  /// has `minObservations` over `minDuration` seconds.
+  /// the model's gravity and drag, so what its observations still curve away from the fitted path is
+  /// what the model's gravity lacks — or the flight's spin (the Magnus force k_M ω × v). One
+  /// least-squares fit of the correction shared by all flights, with each flight's state and, where
+  /// the F-test shows it, its spin free (`FlightGravity`), separates the two; drag is in the model.
+  /// Returns g, its standard error per axis (m/s², from the fit's covariance, scaled by the Birge ratio
+  /// when the flights disagree more than their noise says) and the number of flights used; nil when no
+  /// flight has `minObservations` over `minDuration` seconds.
   static func gravity(
     _ flights: [BallFlight], observations: [Int: SIMD3<Double>], fps: Double, minObservations: Int = 8,
     minDuration: Double = 0.15
   ) -> (g: SIMD3<Double>, standardError: SIMD3<Double>, flights: Int)? {
-    var estimates: [(dg: SIMD3<Double>, variance: Double)] = []
+    var shares: [FlightGravity.Flight] = []
     var model: BallModel? = nil
     for flight in flights {
       let samples = flight.frames.compactMap { f in observations[f].map { (Double(f) / fps, $0) } }
-      guard samples.count >= minObservations, samples.last!.0 - samples.first!.0 >= minDuration else { continue }
-      let residuals = samples.map { ($0.0, $0.1 - flight.position(at: $0.0)) }
-      guard let fit = constantAcceleration(residuals) else { continue }
+      guard samples.count >= minObservations, samples.last!.0 - samples.first!.0 >= minDuration,
+        let share = FlightGravity.flight(flight, samples: samples)
+      else { continue }
       model = flight.model
-      estimates.append((fit.c, max(fit.variance, 1e-12)))
+      shares.append(share)
     }
-    guard let model, !estimates.isEmpty else { return nil }
-    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-    let center = SIMD3(median(estimates.map(\.dg.x)), median(estimates.map(\.dg.y)), median(estimates.map(\.dg.z)))
-    let kept = estimates.filter { length($0.dg - center) <= 3 }
-    guard !kept.isEmpty else { return nil }
-    let total = kept.map { 1 / $0.variance }.reduce(0, +)
-    let mean = kept.reduce(SIMD3<Double>.zero) { $0 + $1.dg / $1.variance } / total
-    // The standard error from the fits' own variances, scaled up when the corrections scatter more.
-    let chi2 = kept.map { (($0.dg - mean) * ($0.dg - mean)).sum() / 3 / $0.variance }.reduce(0, +)
-    let scale = max(1, chi2 / max(1, Double(kept.count - 1)))
-    let standardError = SIMD3(repeating: (scale / total).squareRoot())
-    return (model.gravity + mean, standardError, kept.count)
-  }
-
-  /// Least-squares acceleration c of `x(t) = a + b t + ½ c t²` per axis, and the variance of each of
-  /// its components (from the residual scatter, pooled over the axes); nil when the times are degenerate.
-  static func constantAcceleration(_ samples: [(Double, SIMD3<Double>)]) -> (c: SIMD3<Double>, variance: Double)? {
-    guard samples.count > 3 else { return nil }
-    let t0 = samples.map(\.0).reduce(0, +) / Double(samples.count)
-    // Normal equations of the basis (1, t, t²/2), shared by the three axes.
-    var a = [[Double]](repeating: [0, 0, 0], count: 3)
-    var rhs = [SIMD3<Double>](repeating: .zero, count: 3)
-    for (time, p) in samples {
-      let t = time - t0
-      let basis = [1, t, 0.5 * t * t]
-      for i in 0..<3 {
-        for j in 0..<3 { a[i][j] += basis[i] * basis[j] }
-        rhs[i] += basis[i] * p
-      }
-    }
-    var coefficients = [SIMD3<Double>](repeating: .zero, count: 3)
-    for axis in 0..<3 {
-      guard let x = FlightFit.solve(a, rhs.map { $0[axis] }) else { return nil }
-      for k in 0..<3 { coefficients[k][axis] = x[k] }
-    }
-    // (AᵀA)⁻¹ at (2, 2): the c coefficient's variance per unit residual variance.
-    guard let unitC = FlightFit.solve(a, [0, 0, 1]) else { return nil }
-    var squares = 0.0
-    for (time, p) in samples {
-      let t = time - t0
-      let r = p - (coefficients[0] + t * coefficients[1] + 0.5 * t * t * coefficients[2])
-      squares += (r * r).sum()
-    }
-    let residualVariance = squares / Double(3 * (samples.count - 3))
-    return (coefficients[2], residualVariance * unitC[2])
+    guard let model, let fit = FlightGravity.estimate(shares) else { return nil }
+    return (model.gravity + fit.dg, fit.standardError, fit.flights)
   }
 }
 
