@@ -21,6 +21,12 @@ bool runRange(const Batch &b, size_t begin, size_t end) noexcept {
   }
 }
 
+/// The hardware threads, asked once (C++11 makes the static's initialisation thread-safe).
+size_t hardwareThreads() noexcept {
+  static const size_t count = std::max(1u, std::thread::hardware_concurrency());
+  return count;
+}
+
 }  // namespace
 }  // namespace mstri
 
@@ -55,9 +61,10 @@ extern "C" mstri_status mstri_triangulate_scaled(const double *cameras, size_t c
     }
     const mstri::Batch batch{models.data(), camera_count,     observations,          &opts,          camera_noise_px,
                              points_out,    reprojection_out, mean_reprojection_out, used_views_out, status_out};
-    // Threads pay off from a few hundred points on; small batches (one frame) stay on this thread.
-    const size_t hardware = std::max(1u, std::thread::hardware_concurrency());
-    const size_t threads = std::min<size_t>({hardware, 16, point_count / 256 + 1});
+    // Threads pay off from a few hundred points on; small batches (one frame) stay on this thread
+    // without asking how many cores there are (glibc reads /sys for that on every call).
+    const size_t wanted = point_count / 256 + 1;
+    const size_t threads = wanted <= 1 ? 1 : std::min<size_t>({mstri::hardwareThreads(), 16, wanted});
     if (threads <= 1) {
       return mstri::runRange(batch, 0, point_count) ? MSTRI_OK : MSTRI_INTERNAL_ERROR;
     }
