@@ -38,7 +38,10 @@ public struct BallModel: Sendable, Equatable {
 
   /// The longest RK4 step the model takes, seconds. RK4's error is O(h⁴): a 15 m/s flight with drag and
   /// 150 rev/s of topspin integrated for 1 s in steps of 1/120 s ends 0.006 µm from the same flight in
-  /// steps of 1/4800 s (1/480: 0.00002 µm; 1/60: 0.1 µm), far below what a camera measures.
+  /// steps of 1/4800 s (1/480: 0.00002 µm; 1/60: 0.1 µm), far below what a camera measures; a 25 m/s
+  /// smash integrated backward from the middle of its flight, where a fit puts its reference, stays
+  /// within 1 µm too (`BallModelStepTests`). Backward beyond a flight's start drag makes the speed grow
+  /// without bound, and no step is accurate there.
   public static let integrationStep = 1.0 / 120
 
   /// State after `dt` seconds from (p, v), in RK4 steps of at most `step` seconds. `dt` may be negative.
