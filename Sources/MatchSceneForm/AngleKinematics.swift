@@ -9,27 +9,37 @@ import MatchSceneCore
 /// The angles of `FormAngle` from one frame's `BodyPoints` (conventions documented there), degrees.
 /// A degenerate segment (zero length) gives NaN.
 ///
-/// Computed in three independent parts — the arms (thorax frame, shoulders, elbows: angles 0–5), the
-/// legs (level pelvis, hips, knees: 6–9) and the trunk (10–11) — so that `AngleUncertainty` recomputes
-/// only the parts a perturbed keypoint enters.
+/// Computed in independent parts — each elbow, the shoulders (thorax frame and upper arms: angles 2–5),
+/// the hips (level pelvis), each knee and the trunk (10–11) — so that `AngleUncertainty` recomputes only
+/// the parts a perturbed keypoint enters.
 public enum AngleKinematics {
   static let degrees = 180 / Double.pi
   static let up = SIMD3<Double>(0, 0, 1)
 
-  /// The parts and the keypoints (`BodyPoints.roles` indices) each depends on.
+  /// The parts and the keypoints (`BodyPoints.roles` indices) each depends on: as fine as the angles
+  /// allow, so that a perturbed keypoint recomputes only the angles it enters.
   enum Part: CaseIterable {
-    case arms, legs, trunk
+    case leftElbow, rightElbow, shoulders, hips, leftKnee, rightKnee, trunk
     var keypoints: Set<Int> {
       switch self {
-      case .arms: [0, 1, 2, 3, 4, 5, 6, 7]
-      case .legs: [6, 7, 8, 9, 10, 11]
+      case .leftElbow: [0, 2, 4]
+      case .rightElbow: [1, 3, 5]
+      // The thorax frame (shoulders and hips) and the upper arms.
+      case .shoulders: [0, 1, 2, 3, 6, 7]
+      case .hips: [6, 7, 8, 9]
+      case .leftKnee: [6, 8, 10]
+      case .rightKnee: [7, 9, 11]
       case .trunk: [0, 1, 6, 7]
       }
     }
     var angles: Range<Int> {
       switch self {
-      case .arms: 0..<6
-      case .legs: 6..<10
+      case .leftElbow: 0..<1
+      case .rightElbow: 1..<2
+      case .shoulders: 2..<6
+      case .hips: 6..<8
+      case .leftKnee: 8..<9
+      case .rightKnee: 9..<10
       case .trunk: 10..<12
       }
     }
@@ -50,21 +60,22 @@ public enum AngleKinematics {
   static func fill(_ part: Part, _ p: [SIMD3<Double>], into out: inout [Double]) {
     let lS = p[0], rS = p[1], lE = p[2], rE = p[3], lW = p[4], rW = p[5]
     let lH = p[6], rH = p[7], lK = p[8], rK = p[9], lA = p[10], rA = p[11]
-    let trunk = 0.5 * (lS + rS) - 0.5 * (lH + rH)
     switch part {
-    case .arms:
+    case .leftElbow:
+      out[0] = flexion(lS, lE, lW)
+    case .rightElbow:
+      out[1] = flexion(rS, rE, rW)
+    case .shoulders:
       // Thorax (Wu et al. 2005 §2.3.2): Y up the trunk, Z to the right, X forward.
-      let ty = unit(trunk)
+      let ty = unit(0.5 * (lS + rS) - 0.5 * (lH + rH))
       let tz = unit(orthogonal(rS - lS, to: ty))
       let tx = cross(ty, tz)
-      out[0] = flexion(lS, lE, lW)
-      out[1] = flexion(rS, rE, rW)
       let hl = unit(lE - lS), hr = unit(rE - rS)
       out[2] = acos(clamp(dot(-hl, ty))) * degrees
       out[3] = acos(clamp(dot(-hr, ty))) * degrees
       out[4] = atan2(dot(hl, tx), -dot(hl, tz)) * degrees
       out[5] = atan2(dot(hr, tx), dot(hr, tz)) * degrees
-    case .legs:
+    case .hips:
       // Level pelvis (Wu et al. 2002 §3.3.1 with the pelvis tilt unknown): Z right, Y up, X forward.
       let pz = unit(orthogonal(rH - lH, to: up))
       let py = unit(orthogonal(up, to: pz))
@@ -72,9 +83,12 @@ public enum AngleKinematics {
       let thighL = lK - lH, thighR = rK - rH
       out[6] = atan2(dot(thighL, px), -dot(thighL, py)) * degrees
       out[7] = atan2(dot(thighR, px), -dot(thighR, py)) * degrees
+    case .leftKnee:
       out[8] = flexion(lH, lK, lA)
+    case .rightKnee:
       out[9] = flexion(rH, rK, rA)
     case .trunk:
+      let trunk = 0.5 * (lS + rS) - 0.5 * (lH + rH)
       let pz = unit(orthogonal(rH - lH, to: up))
       let px = cross(unit(orthogonal(up, to: pz)), pz)
       out[10] = atan2(dot(trunk, px), dot(trunk, up)) * degrees

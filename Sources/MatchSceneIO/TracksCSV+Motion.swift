@@ -41,7 +41,7 @@ extension TracksCSV {
     let lo = parts.compactMap(\.lowestFrame).min(), hi = parts.compactMap(\.highestFrame).max()
     // A sparse match's rows (a minute of data over hours) go on a compact axis (`FrameAxis.forRows`).
     let span = lo.flatMap { l in hi.map { l...$0 } }
-    let axis = span.map { FrameAxis.forRows(parts.lazy.flatMap { $0.rows.lazy.map(\.frame) }, span: $0, fps: fps) } ?? .identity
+    let axis = span.map { FrameAxis.forRows(parts.flatMap(\.frames), span: $0, fps: fps) } ?? .identity
     var model = MotionModel(fps: fps, skeleton: skeleton, frames: span.map { $0.lowerBound...axis.compact($0.upperBound)! })
     model.axis = axis
     var trackOf: [String: Int] = [:]
@@ -63,6 +63,9 @@ extension TracksCSV {
     struct Row: Sendable { var track: Int32; var joint: Int32; var frame: Int; var sample: MotionSample }
     var trackIDs: [(id: String, kind: TrackKind)] = []
     var rows: [Row] = []
+    /// The rows' frames with consecutive repeats left out (rows come frame by frame, so this is about a
+    /// frame's worth per frame, not a row's): what `FrameAxis.forRows` needs, at a fraction of the rows.
+    var frames: [Int] = []
     var sawHeader = false
     var lowestFrame: Int?
     var highestFrame: Int?
@@ -129,6 +132,7 @@ extension TracksCSV {
       }
       lo = min(lo, frame)
       hi = max(hi, frame)
+      if out.frames.last != frame { out.frames.append(frame) }
       out.rows.append(MotionRows.Row(track: Int32(track), joint: Int32(joint), frame: frame, sample: sample))
     }
     if lo <= hi {
