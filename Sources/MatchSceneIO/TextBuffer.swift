@@ -52,22 +52,24 @@ public struct TextBuffer {
     }
   }
 
-  /// The decimal digits of `value`, left-padded with zeros to `minimumCount`.
+  /// The decimal digits of `value`, left-padded with zeros to `minimumCount` (at most 24 characters).
   mutating func appendDigits(_ value: UInt64, minimumCount: Int) {
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch, no heap
-    var count = 0
-    var v = value
-    withUnsafeMutableBytes(of: &digits) { scratch in
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch, no heap; 2⁶⁴ has 20 digits
+    withUnsafeMutableBytes(of: &digits) { raw in
+      // Written from the end, so that the digits are appended in one copy, not byte by byte.
+      let scratch = raw.bindMemory(to: UInt8.self)
+      var start = scratch.count
+      var v = value
       repeat {
-        scratch[count] = UInt8(ascii: "0") + UInt8(v % 10)
+        start -= 1
+        scratch[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
         v /= 10
-        count += 1
       } while v > 0
-      while count < minimumCount && count < 24 {
-        scratch[count] = UInt8(ascii: "0")
-        count += 1
+      while scratch.count - start < minimumCount && start > 0 {
+        start -= 1
+        scratch[start] = UInt8(ascii: "0")
       }
-      for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(scratch[i]) }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[start...]))
     }
   }
 
