@@ -142,7 +142,13 @@ public struct StrokeReference: Sendable, Codable, Equatable {
   /// - Throws: `InputError` naming the file when it is not a stroke reference.
   public static func read(from url: URL) throws -> StrokeReference {
     let data: Data
-    do { data = try Data(contentsOf: url) } catch { throw InputError(file: url.path, "cannot read the reference: \(error.localizedDescription)") }
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw InputError(
+        file: url.path,
+        "expected a stroke reference saved by `matchscene form --save-reference`, but cannot read it: \(error.localizedDescription)")
+    }
     return try decode(data, file: url.path)
   }
 
