@@ -170,7 +170,7 @@ func printWarning(_ d: NameDisagreement, session: Int64) {
   let message =
     "warning: \(shown(d.track)) is named \(shown(d.name)), but its limb lengths are \(String(format: "%.1f", d.rmsSigmas)) σ "
     + "from \(shown(d.name))'s (RMS over \(d.bones) bones; most: \(shown(d.worstBone)) \(String(format: "%.3f", d.trackLength)) m vs "
-    + "\(String(format: "%.3f", d.personLength)) m, \(String(format: "%.1f", d.worstSigmas)) σ); someone new is 10^\(String(format: "%.1f", d.log10Odds)) "
+    + "\(String(format: "%.3f", d.personLength)) m, \(String(format: "%.1f", d.worstSigmas)) σ); someone new is \(d.log10Odds > 100 ? "over 10^100" : "10^" + String(format: "%.1f", d.log10Odds)) "
     + "times likelier — if the name is wrong: `matchscene sessions name \(session) \(shown(d.track)) NAME`\n"
   FileHandle.standardError.write(Data(message.utf8))
 }
