@@ -1,4 +1,5 @@
 import Foundation
+import MatchSceneCore
 
 /// A known player whose body proportions fit an unnamed player's.
 public struct PlayerSuggestion: Sendable, Codable, Equatable {
@@ -108,7 +109,7 @@ public struct PlayerMatcher: Sendable {
   }
 
   /// Suggestions for the unnamed `tracks` of one session: the assignment of tracks to distinct known
-  /// people (or "someone new") of greatest joint probability (`OptimalAssignment`), people already
+  /// people (or "someone new") of greatest joint probability (`Assignment`, the Hungarian method), people already
   /// named in the session (`taken`) left out. A track gets a suggestion when it is assigned a known
   /// person with posterior at least `minConfidence`.
   public func suggest(
@@ -118,7 +119,6 @@ public struct PlayerMatcher: Sendable {
     let names = candidates.keys.sorted()
     let order = tracks.keys.sorted()
     guard !order.isEmpty, !names.isEmpty else { return [] }
-    let forbidden = 1e9
     // Columns: each candidate, then one "someone new" per track. Cost: −ln(posterior numerator); the
     // common prior cancels.
     var comparisons: [[Comparison?]] = []
@@ -126,9 +126,9 @@ public struct PlayerMatcher: Sendable {
     for t in order {
       let row = names.map { compare(tracks[t]!, with: candidates[$0]!) }
       comparisons.append(row)
-      cost.append(row.map { $0.map { -$0.logBayesFactor } ?? forbidden } + [Double](repeating: 0, count: order.count))
+      cost.append(row.map { $0.map { -$0.logBayesFactor } ?? Assignment.forbidden } + [Double](repeating: 0, count: order.count))
     }
-    guard let assigned = OptimalAssignment.solve(cost) else { return [] }
+    let assigned = Assignment.solve(cost)
     var out: [PlayerSuggestion] = []
     for (r, t) in order.enumerated() where assigned[r] < names.count {
       let name = names[assigned[r]]
