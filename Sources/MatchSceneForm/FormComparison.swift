@@ -15,6 +15,15 @@ public struct FormComparison: Sendable {
   public var entries: [Entry]
 
   public init(_ result: FormResult, reference: StrokeReference? = nil) {
+    var set = ReferenceSet()
+    if let reference { try? set.add(reference, file: reference.name, sport: reference.sport ?? "") }
+    self.init(result, references: set)
+  }
+
+  /// Strokes of a kind in `references` are scored against that reference, mirrored when it was saved for
+  /// the other hand (`StrokeReference.forHand`; the reference's name then says so); other strokes against
+  /// the player's own.
+  public init(_ result: FormResult, references: ReferenceSet) {
     var curves: [(FormStroke, StrokeCurves)] = []
     for s in result.strokes {
       guard let series = result.series(s.track), let c = StrokeCurves(s, series: series) else { continue }
@@ -31,10 +40,12 @@ public struct FormComparison: Sendable {
     }
     entries = curves.compactMap { s, c in
       guard let group = groups["\(s.track)/\(s.kind)"] else { return nil }
-      if let reference, reference.kind == s.kind {
+      if let given = references[s.kind] {
+        let reference = given.forHand(s.hand)
         let spread = reference.spread ?? ReferenceSpread(group.members, centre: reference.curves)
+        let name = reference.mirroredFrom.map { "\(reference.name) (mirrored from the \($0.rawValue) hand)" } ?? reference.name
         return Entry(
-          stroke: s, curves: c, reference: reference.curves, referenceName: reference.name, spread: spread,
+          stroke: s, curves: c, reference: reference.curves, referenceName: name, spread: spread,
           score: FormScore.compare(c, with: reference.curves, spread: spread, kind: s.kind))
       }
       return Entry(

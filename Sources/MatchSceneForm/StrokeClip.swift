@@ -87,7 +87,8 @@ public enum StrokeClip {
 
     var tracks = [subTrack(track, frames: frames, clipFromVenue)]
     if let ball = result.motion.ballTrack { tracks.append(subTrack(result.motion.tracks[ball], frames: frames, clipFromVenue)) }
-    if let reference = request.reference, let ghost = reference.ghost, let stroke {
+    // A reference of the other hand is shown mirrored (`StrokeReference.mirrored`).
+    if let reference = request.reference, let stroke, let ghost = reference.forHand(stroke.hand).ghost {
       tracks.append(ghostTrack(ghost, stroke: stroke, frames: frames, result: result, clipFromVenue, request.ghost))
     }
     let motion = MotionModel(fps: result.motion.fps, skeleton: result.motion.skeleton, frames: frames, tracks: tracks)

@@ -35,9 +35,38 @@ public struct StrokeReference: Sendable, Codable, Equatable {
   /// The strokes' own stroke-to-stroke spread (`ReferenceSpread`), when made of enough strokes; absent
   /// in references saved before it existed.
   public var spread: ReferenceSpread?
+  /// The sport's id (`table-tennis`); nil in references saved before it was kept (unknown).
+  public var sport: String?
+  /// The player whose strokes these are, by name when known, else by track; nil: unknown.
+  public var player: String?
+  /// What the reference was made from: `stroke` (one stroke) or `average` (a player's strokes of one
+  /// kind over a session); nil: unknown.
+  public var origin: Origin?
+  /// Where: the output folder or stored session (`session 4`); nil: unknown.
+  public var source: String?
+  /// Set when this reference is another's mirror image (`mirrored()`): the hand it was saved for.
+  public var mirroredFrom: BodySide?
+
+  /// What a reference was made from.
+  public enum Origin: String, Sendable, Codable { case stroke, average }
+
+  /// The fields a reference saved before they existed lacks (`sport`, `player`, `source`), for a warning.
+  public var missingFields: [String] {
+    [("sport", sport == nil), ("player", player == nil), ("source", origin == nil || source == nil)].filter(\.1).map(\.0)
+  }
+
+  /// `fh.json: Ana's forehand average (right hand, table-tennis, 12 strokes)`-style description.
+  public var summary: String {
+    let who = player.map { "\($0)'s " } ?? ""
+    let what = origin.map { $0 == .average ? " average" : " stroke" } ?? ""
+    return "\(name): \(who)\(kind.rawValue)\(what) (\(hand.rawValue) hand, \(sport ?? "sport unknown"), \(sources.count) strokes)"
+  }
 
   /// The reference of `strokes` (each with its player's series in `result`); nil when none has curves.
-  public static func make(name: String, strokes: [FormStroke], result: FormResult) -> StrokeReference? {
+  public static func make(
+    name: String, strokes: [FormStroke], result: FormResult, sport: String? = nil, player: String? = nil, origin: Origin? = nil,
+    source: String? = nil
+  ) -> StrokeReference? {
     var curves: [StrokeCurves] = []
     var used: [FormStroke] = []
     for s in strokes {
@@ -48,7 +77,8 @@ public struct StrokeReference: Sendable, Codable, Equatable {
     guard let first = used.first, let mean = StrokeCurves.mean(curves) else { return nil }
     return StrokeReference(
       name: name, kind: first.kind, hand: first.hand, sources: used.map { "\($0.track)#\($0.number)" }, curves: mean,
-      ghost: ghost(first, result: result), spread: ReferenceSpread(curves, centre: mean))
+      ghost: ghost(first, result: result), spread: ReferenceSpread(curves, centre: mean), sport: sport,
+      player: player ?? first.track, origin: origin ?? (used.count == 1 ? .stroke : .average), source: source)
   }
 
   /// The player's frame at `stroke`'s contact: floor point below the hip centre, pelvis heading.
@@ -81,9 +111,14 @@ public struct StrokeReference: Sendable, Codable, Equatable {
   }
 
   public func write(to url: URL) throws {
+    try jsonData().write(to: url, options: .atomic)
+  }
+
+  /// The reference's JSON, as `write(to:)` writes it.
+  public func jsonData() throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    try encoder.encode(self).write(to: url, options: .atomic)
+    return try encoder.encode(self)
   }
 
   /// Checks, before any work, that `write(to:)` may put a reference at `url`: nothing is there, or a
@@ -106,14 +141,28 @@ public struct StrokeReference: Sendable, Codable, Equatable {
 
   /// - Throws: `InputError` naming the file when it is not a stroke reference.
   public static func read(from url: URL) throws -> StrokeReference {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw InputError(
+        file: url.path,
+        "expected a stroke reference saved by `matchscene form --save-reference`, but cannot read it: \(error.localizedDescription)")
+    }
+    return try decode(data, file: url.path)
+  }
+
+  /// A reference from its JSON; `file` names where it came from in errors.
+  /// - Throws: `InputError` naming `file` when it is not a stroke reference.
+  public static func decode(_ data: Data, file: String) throws -> StrokeReference {
     let reference: StrokeReference
     do {
-      reference = try JSONDecoder().decode(StrokeReference.self, from: Data(contentsOf: url))
+      reference = try JSONDecoder().decode(StrokeReference.self, from: data)
     } catch {
-      throw InputError(file: url.path, "expected a stroke reference saved by `matchscene form --save-reference`: \(error)")
+      throw InputError(file: file, "expected a stroke reference saved by `matchscene form --save-reference`: \(error)")
     }
     guard reference.format == formatName, reference.version == 1 else {
-      throw InputError(file: url.path, "format '\(reference.format)' version \(reference.version): expected '\(formatName)' version 1")
+      throw InputError(file: file, "format '\(reference.format)' version \(reference.version): expected '\(formatName)' version 1")
     }
     return reference
   }

@@ -33,7 +33,7 @@ public struct SoftBoneLengths: Sendable {
 
   /// Robust spread of each bone's length over a track (1.4826 × the median absolute deviation), metres;
   /// at least 1 mm.
-  static func spreads(of frames: [[SIMD3<Double>?]], lengths: [Int: Double], skeleton: Skeleton) -> [Int: Double] {
+  public static func spreads(of frames: [[SIMD3<Double>?]], lengths: [Int: Double], skeleton: Skeleton) -> [Int: Double] {
     var out: [Int: Double] = [:]
     for (b, (i, j)) in skeleton.bones.enumerated() {
       guard let median = lengths[b] else { continue }

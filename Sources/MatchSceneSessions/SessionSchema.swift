@@ -7,7 +7,7 @@ import GRDB
 /// is refused before anything is written to it (`SessionStoreError.newerSchema`).
 enum SessionSchema {
   /// `PRAGMA user_version` after the last step: readable by `sqlite3` without GRDB.
-  static let version = 2
+  static let version = 4
 
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
@@ -80,7 +80,33 @@ enum SessionSchema {
       try db.alter(table: "event") { t in t.add(column: "story", .text) }
       try db.execute(sql: "PRAGMA user_version = 2")
     }
+    // How well each session measured a player's bones: JSON bone "a-b" → σ of its median length, metres
+    // (`BodyMeasurementModel`); NULL for players stored before (a default σ is used).
+    migrator.registerMigration("v3-player-sigmas") { db in
+      try db.alter(table: "player") { t in t.add(column: "boneSigmas", .text) }
+      try db.execute(sql: "PRAGMA user_version = 3")
+    }
+    // The reference library: stroke references (`matchscene form --save-reference` JSON, kept whole) by
+    // name, with the fields they are looked up and checked by.
+    migrator.registerMigration("v4-references") { db in
+      try db.create(table: "reference") { t in
+        t.column("name", .text).primaryKey()
+        t.column("kind", .text).notNull()
+        t.column("hand", .text).notNull()
+        t.column("sport", .text)
+        t.column("player", .text)
+        t.column("source", .text)
+        t.column("content", .blob).notNull()  // the reference's JSON
+        t.column("addedAt", .text).notNull()
+      }
+      try db.execute(sql: "PRAGMA user_version = 4")
+    }
     return migrator
+  }
+
+  /// Whether `player.boneSigmas` exists: a store of an older schema opened read-only is read as it is.
+  static func hasBoneSigmas(_ db: Database) throws -> Bool {
+    try db.columns(in: "player").contains { $0.name == "boneSigmas" }
   }
 
   /// Throws `SessionStoreError.newerSchema` when `db` holds schema steps this build does not know.

@@ -85,9 +85,8 @@ extension SessionStore {
         documents[d["name"]] = d["content"]
       }
       var proportions: [String: BodyProportions] = [:]
-      for p in try Row.fetchAll(db, sql: "SELECT track, boneLengths FROM player WHERE sessionId = ?", arguments: [id]) {
-        proportions[p["track"]] = BodyProportions(
-          boneLengths: try decoder.decode([String: Double].self, from: Data((p["boneLengths"] as String).utf8)))
+      for p in try Row.fetchAll(db, sql: "SELECT * FROM player WHERE sessionId = ?", arguments: [id]) {
+        proportions[p["track"]] = try Self.proportions(p)
       }
       return StoredSession(
         summary: summary, motion: motion, events: events, venue: venue, documents: documents, proportions: proportions)

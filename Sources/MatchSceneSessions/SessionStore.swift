@@ -89,8 +89,10 @@ public final class SessionStore: Sendable {
   public struct AddResult: Sendable {
     public var id: Int64
     public var players: [String: String?]
-    /// Known players whose limb lengths fit the unnamed ones.
+    /// Known players whose limb lengths fit the unnamed ones (one known player for at most one track).
     public var suggestions: [PlayerSuggestion]
+    /// Names given to tracks whose limb lengths contradict that name's stored ones.
+    public var disagreements: [NameDisagreement] = []
   }
 
   /// Stores a session in one transaction.
@@ -123,6 +125,7 @@ public final class SessionStore: Sendable {
     let venue = try input.venue.map { try encoder.encode(VenueRecord($0)) }
     let scoreJSON = try score.map { try encoder.encode($0) }
     let proportionsJSON = try proportions.mapValues { try encoder.encode($0.boneLengths) }
+    let sigmasJSON = try proportions.mapValues { try encoder.encode($0.boneSigmas) }
 
     return try mappingErrors { try pool.write { db in
       if let existing = try Row.fetchOne(
@@ -145,8 +148,11 @@ public final class SessionStore: Sendable {
       let id = db.lastInsertedRowID
       for (track, playerName) in players {
         try db.execute(
-          sql: "INSERT INTO player (sessionId, track, name, boneLengths) VALUES (?,?,?,?)",
-          arguments: [id, track, playerName, String(decoding: proportionsJSON[track]!, as: UTF8.self)])
+          sql: "INSERT INTO player (sessionId, track, name, boneLengths, boneSigmas) VALUES (?,?,?,?,?)",
+          arguments: [
+            id, track, playerName, String(decoding: proportionsJSON[track]!, as: UTF8.self),
+            String(decoding: sigmasJSON[track]!, as: UTF8.self),
+          ])
       }
       for (ordinal, track) in motion.tracks.enumerated() {
         try db.execute(
@@ -175,22 +181,34 @@ public final class SessionStore: Sendable {
         try db.execute(
           sql: "INSERT INTO document (sessionId, name, content) VALUES (?,?,?)", arguments: [id, docName, content])
       }
-      let suggestions = proportions.keys.sorted().compactMap { track -> PlayerSuggestion? in
-        guard players[track] == nil || players[track]! == nil else { return nil }
-        return options.matcher.suggest(track: track, proportions: proportions[track]!, known: known)
+      let named = players.compactMapValues { $0 }
+      let unnamed = proportions.filter { named[$0.key] == nil }
+      let suggestions = options.matcher.suggest(tracks: unnamed, known: known, taken: Set(named.values))
+      let disagreements = named.keys.sorted().compactMap { track in
+        options.matcher.check(track: track, name: named[track]!, proportions: proportions[track]!, known: known)
       }
-      return AddResult(id: id, players: players, suggestions: suggestions)
+      return AddResult(id: id, players: players, suggestions: suggestions, disagreements: disagreements)
     } }
   }
 
-  /// Every named player's bone lengths, the median over their sessions.
-  static func knownPlayers(_ db: Database) throws -> [String: BodyProportions] {
+  /// Every named player's bone lengths, the median over their sessions (`BodyProportions.median`);
+  /// `excluding` leaves one session's players out.
+  static func knownPlayers(_ db: Database, excluding session: Int64? = nil) throws -> [String: BodyProportions] {
     var all: [String: [BodyProportions]] = [:]
-    for row in try Row.fetchAll(db, sql: "SELECT name, boneLengths FROM player WHERE name IS NOT NULL") {
-      let lengths = try JSONDecoder().decode([String: Double].self, from: Data((row["boneLengths"] as String).utf8))
-      all[row["name"], default: []].append(BodyProportions(boneLengths: lengths))
+    for row in try Row.fetchAll(
+      db, sql: "SELECT * FROM player WHERE name IS NOT NULL AND sessionId IS NOT ?", arguments: [session])
+    {
+      all[row["name"], default: []].append(try proportions(row))
     }
-    return all.mapValues(BodyProportions.median)
+    return all.mapValues { BodyProportions.median($0) }
+  }
+
+  /// A `player` row's proportions (σ empty when the row or the store predates them).
+  static func proportions(_ row: Row) throws -> BodyProportions {
+    let decoder = JSONDecoder()
+    let lengths = try decoder.decode([String: Double].self, from: Data((row["boneLengths"] as String).utf8))
+    let sigmas = try (row["boneSigmas"] as String?).map { try decoder.decode([String: Double].self, from: Data($0.utf8)) }
+    return BodyProportions(boneLengths: lengths, boneSigmas: sigmas ?? [:])
   }
 
   /// The points of each player after the last rally (`Scoreboard`, in the venue frame), nil without rallies.

@@ -4,7 +4,7 @@ import MatchSceneIO
 
 extension SimulatedMatch {
   /// Writes the ground truth beside the match folder's inputs, in `<folder>/truth/`: `tracks.csv` (every
-  /// track, as `reconstruct` writes its own), `events.json`, `strokes.json`; `calibration.toml` (the true
+  /// track, as `reconstruct` writes its own), `events.json`, `strokes.json`, `players.json` (heights and bones); `calibration.toml` (the true
   /// cameras) when the rig's calibration was given errors (`RigConfig.calibrationError`), and
   /// `camera_sync.json` (each camera's true offset and phase) when the cameras were unsynchronised
   /// (`SimulationConfig.unsync`). `matchscene evaluate --truth <folder>/truth` reads it.
@@ -14,6 +14,7 @@ extension SimulatedMatch {
     try MatchOutput.writeTracks(truth, in: truthFolder, trackOrder: truthRowOrder)
     try MatchOutput.writeEvents(events, in: truthFolder)
     try SimulatedStroke.jsonData(strokes).write(to: truthFolder.appendingPathComponent("strokes.json"))
+    try playersTruthJSON().write(to: truthFolder.appendingPathComponent("players.json"))
     if let ball { try ball.jsonData().write(to: truthFolder.appendingPathComponent("ball.json")) }
     if config.rig.calibrationError.simulate {
       try CalibrationTOML.write(trueCameras, to: truthFolder.appendingPathComponent("calibration.toml"))

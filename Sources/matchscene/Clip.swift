@@ -72,9 +72,17 @@ struct Clip: ParsableCommand {
     }
     var request = ClipRequest(player: player, stroke: stroke, kind: kind.flatMap(StrokeKind.init(rawValue:)), frames: requested)
     request.reference = try reference.map { try StrokeReference.read(from: URL(fileURLWithPath: $0)) }
+    if let given = request.reference, let reference {
+      var set = ReferenceSet()
+      try set.add(given, file: reference, sport: input.sport)
+      for warning in set.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+    }
     request.ghost = ClipRequest.GhostPlacement(rawValue: ghost) ?? .beside
     let clip = try StrokeClip.build(request, result: result, venue: input.venue, sport: try SportSpec.builtIn(input.sport))
     let realFrames = axis.real(clip.frames)
+    if let given = request.reference, let stroke = clip.stroke, given.hand != stroke.hand {
+      print("note: the ghost is the \(given.hand.rawValue)-handed reference mirrored for \(player)'s \(stroke.hand.rawValue) hand")
+    }
     let suffix = clip.stroke.map { "-stroke-\($0.number).glb" } ?? "-frames-\(realFrames.lowerBound)-\(realFrames.upperBound).glb"
     let url = try file.map { URL(fileURLWithPath: $0) } ?? FileName.file(player, suffix: suffix, in: folder.appendingPathComponent("clips"))
     let data = try GLTFWriter.glbData(clip.document)

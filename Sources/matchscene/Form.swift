@@ -3,6 +3,7 @@ import Foundation
 import MatchSceneCore
 import MatchSceneForm
 import MatchSceneIO
+import MatchSceneSessions
 
 /// `matchscene form <out>`: joint angles, strokes and their scores against a reference.
 struct Form: ParsableCommand {
@@ -20,8 +21,17 @@ struct Form: ParsableCommand {
   @Argument(help: "Output folder of `matchscene reconstruct`.")
   var output: String
 
-  @Option(help: "Reference stroke JSON (from --save-reference) to score strokes of its kind against.")
-  var reference: String?
+  @Option(
+    help: ArgumentHelp(
+      "Reference stroke JSON (from --save-reference) to score strokes of its kind against; repeatable, one per stroke kind.",
+      discussion: "A reference saved for the other hand is mirrored (noted in form.html); one of another sport is an error."))
+  var reference: [String] = []
+
+  @Option(help: "A reference kept in the session store (`sessions reference list`), by name; repeatable, one per stroke kind with --reference.")
+  var storedReference: [String] = []
+
+  @Option(help: "The session store of --stored-reference (default ~/.matchscene/sessions.sqlite).")
+  var store: String?
 
   @Option(help: "Save a reference stroke to this JSON file (with --player and --stroke or --kind).")
   var saveReference: String?
@@ -59,13 +69,28 @@ struct Form: ParsableCommand {
     }
     let folder = URL(fileURLWithPath: output)
     // --save-reference replaces only a stroke reference, never what the run reads (--reference included).
-    let inputs = MatchOutput.File.allCases.map { MatchOutput.url($0, in: folder) } + [reference].compactMap { $0.map { URL(fileURLWithPath: $0) } }
+    let inputs = MatchOutput.File.allCases.map { MatchOutput.url($0, in: folder) } + reference.map { URL(fileURLWithPath: $0) }
     if let saveReference {
       try StrokeReference.checkTarget(URL(fileURLWithPath: saveReference))
       try OutputFile.check(URL(fileURLWithPath: saveReference), option: "--save-reference", inputs: inputs) { _ in true }
     }
     let input = try FormInput.load(folder)
     try input.checkAnalysable(folder)
+    // Every reference is read and checked (sport, one per kind) before any work.
+    var references = ReferenceSet()
+    for file in reference {
+      try references.add(try StrokeReference.read(from: URL(fileURLWithPath: file)), file: file, sport: input.sport)
+    }
+    if !storedReference.isEmpty {
+      var options = StoreOptions()
+      options.store = store
+      let stored = try options.withStore(.readOnly) { store in try storedReference.map { try store.reference(named: $0) } }
+      for r in stored {
+        let label = "\(options.path): reference \(r.name)"
+        try references.add(try StrokeReference.decode(r.content, file: label), file: label, sport: input.sport)
+      }
+    }
+    for warning in references.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
     lap("read")
     var options = FormOptions()
     options.metresPerPixel = metresPerPixel
@@ -75,8 +100,7 @@ struct Form: ParsableCommand {
     let page = folder.appendingPathComponent("form.html")
     let json = folder.appendingPathComponent("form.json")
     let comparison = try result.write(to: folder) {
-      let referenceFile = try reference.map { try StrokeReference.read(from: URL(fileURLWithPath: $0)) }
-      let comparison = FormComparison(result, reference: referenceFile)
+      let comparison = FormComparison(result, references: references)
       lap("scores")
       try AtomicFile.write(FormPage.render(comparison, title: "Form: \(folder.lastPathComponent)"), to: page)
       try FormJSON.data(comparison, axis: result.motion.axis, fps: result.motion.fps).write(to: json, options: .atomic)
@@ -91,7 +115,9 @@ struct Form: ParsableCommand {
       }
       guard
         let saved = StrokeReference.make(
-          name: stroke.map { "\(player) stroke \($0)" } ?? "\(player) \(kind ?? "") average", strokes: chosen, result: result)
+          name: stroke.map { "\(player) stroke \($0)" } ?? "\(player) \(kind ?? "") average", strokes: chosen, result: result,
+          sport: input.sport, player: player, origin: stroke == nil ? .average : .stroke,
+          source: folder.standardizedFileURL.path)
       else {
         throw CommandFailure("--save-reference: \(player) has no stroke \(stroke.map(String.init) ?? "of kind \(kind ?? "")") with complete angles")
       }

@@ -25,7 +25,10 @@ struct StoreOptions: ParsableArguments {
 struct Sessions: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Keep reconstructed matches in a session store (SQLite) to compare them later.",
-    subcommands: [SessionsAdd.self, SessionsList.self, SessionsShow.self, SessionsRemove.self, SessionsExport.self])
+    subcommands: [
+      SessionsAdd.self, SessionsList.self, SessionsShow.self, SessionsName.self, SessionsRemove.self, SessionsExport.self,
+      SessionsReference.self,
+    ])
 }
 
 /// `matchscene sessions add <out>`.
@@ -87,9 +90,12 @@ struct SessionsAdd: ParsableCommand {
       print("added session \(result.id) '\(shown(summary.name))' (\(summary.date), \(String(format: "%.1f", summary.duration)) s, \(shown(summary.playersText)))")
       for s in result.suggestions {
         print(
-          "  \(shown(s.track)) looks like \(shown(s.name)): limb lengths within \(String(format: "%.1f", s.rmsDifference * 1000)) mm RMS, "
-            + "confidence \(String(format: "%.0f", s.confidence * 100)) % — name them with --player \(shown(s.track))=\(shown(s.name))")
+          "  \(shown(s.track)) looks like \(shown(s.name)): limb lengths within \(String(format: "%.1f", s.rmsDifference * 1000)) mm RMS "
+            + "(\(String(format: "%.1f", s.rmsSigmas)) σ), confidence \(String(format: "%.0f", s.confidence * 100)) % "
+            + "(someone new \(String(format: "%.0f", s.someoneNew * 100)) %) — name them with "
+            + "`matchscene sessions name \(result.id) \(shown(s.track)) \(shown(s.name))`")
       }
+      for d in result.disagreements { printWarning(d, session: result.id) }
       print(
         String(
           format: "stored in %.2f s (read and hash %.2f s, encode and write %.2f s): %@",
@@ -135,6 +141,38 @@ struct SessionsShow: ParsableCommand {
           stored \(shown(s.addedAt)) by \(shown(s.toolVersion))
         """)
   }
+}
+
+/// `matchscene sessions name <id> <track> <name>`.
+struct SessionsName: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "name", abstract: "Name (or rename) a player track of a stored session, e.g. `sessions name 3 P1 Ana`.")
+  @Argument(help: "The session's id (see `sessions list`).") var id: Int64
+  @Argument(help: "The player track (P1, P2…).") var track: String
+  @Argument(help: "The player's name.") var name: String?
+  @Flag(help: "Make the track unnamed again.") var clear = false
+  @OptionGroup var storeOptions: StoreOptions
+
+  func validate() throws {
+    if clear == (name != nil) { throw ValidationError("give either a name or --clear") }
+  }
+
+  func run() throws {
+    let result = try storeOptions.withStore(.readWrite) { try $0.name(session: id, track: track, as: clear ? nil : name) }
+    let was = result.previous.map { "was \(shown($0))" } ?? "was unnamed"
+    print("session \(id): \(shown(track)) is now \(name.map(shown) ?? "unnamed") (\(was))")
+    if let d = result.disagreement { printWarning(d, session: id) }
+  }
+}
+
+/// A name given to a track whose limb lengths contradict it, as a warning on standard error.
+func printWarning(_ d: NameDisagreement, session: Int64) {
+  let message =
+    "warning: \(shown(d.track)) is named \(shown(d.name)), but its limb lengths are \(String(format: "%.1f", d.rmsSigmas)) σ "
+    + "from \(shown(d.name))'s (RMS over \(d.bones) bones; most: \(shown(d.worstBone)) \(String(format: "%.3f", d.trackLength)) m vs "
+    + "\(String(format: "%.3f", d.personLength)) m, \(String(format: "%.1f", d.worstSigmas)) σ); someone new is \(d.log10Odds > 100 ? "over 10^100" : "10^" + String(format: "%.1f", d.log10Odds)) "
+    + "times likelier — if the name is wrong: `matchscene sessions name \(session) \(shown(d.track)) NAME`\n"
+  FileHandle.standardError.write(Data(message.utf8))
 }
 
 /// `matchscene sessions remove <id>`.

@@ -61,6 +61,12 @@ struct Simulate: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
+      "Players' standing heights, metres, e.g. P1=1.62,P2=1.85 (every bone scales with it; written to truth/players.json). Default: P1=1.70,P2=1.82.",
+      valueName: "P1=h,P2=h"))
+  var playerHeight: String?
+
+  @Option(
+    help: ArgumentHelp(
       "A player's technique, e.g. P1:trunk-rotation=1.5,backswing-size=1.2,backswing-time=0.2; repeat per player.",
       discussion: "Keys: \(TechniqueArgument.accepted). Keys left out keep their defaults (1, 1, 0.16 s).",
       valueName: "player:key=value,…"))
@@ -125,6 +131,7 @@ struct Simulate: ParsableCommand {
   var tableCorners: Double?
 
   func validate() throws {
+    _ = try Self.heights(playerHeight)
     if let earlyHitRate, !(0...1).contains(earlyHitRate) { throw ValidationError("--early-hit-rate must be in [0, 1]") }
     guard duration > 0, duration <= 4 * 3600 else { throw ValidationError("--duration must be in (0, 14400] seconds") }
     if let fps, !(fps > 0) { throw ValidationError("--fps must be positive") }
@@ -188,6 +195,7 @@ struct Simulate: ParsableCommand {
     if let dragVariation { config.ballDragVariation = dragVariation }
     if let maxSpin { config.ballSpin = maxSpin }
     for (i, id) in ["P1", "P2"].enumerated() where leftHanded.contains(id) { config.players[i].handedness = .left }
+    for (i, height) in try Self.heights(playerHeight) { config.players[i].height = height }
     for text in technique {
       let parsed = try TechniqueArgument(parsing: text)
       config.players[parsed.player].technique = parsed.technique
@@ -212,6 +220,20 @@ struct Simulate: ParsableCommand {
     }
     print("Simulated \(String(format: "%.1f", duration)) s at \(simulated.match.fps) fps with \(simulated.match.cameras.count) cameras → \(destination.path)")
     print(simulated.coverage.summary)
+  }
+
+  /// `--player-height P1=1.62,P2=1.85` as (player index, height in metres).
+  static func heights(_ text: String?) throws -> [(Int, Double)] {
+    guard let text else { return [] }
+    return try text.split(separator: ",").map { item in
+      let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+      guard parts.count == 2, let index = ["P1", "P2"].firstIndex(of: parts[0]), let height = Double(parts[1]),
+        (1.2...2.3).contains(height)
+      else {
+        throw ValidationError("--player-height: expected P1=h,P2=h with heights in 1.2…2.3 m, got '\(item)'")
+      }
+      return (index, height)
+    }
   }
 
   /// `--touch-drill`: a one-device folder of a simulated touch drill with its truth.

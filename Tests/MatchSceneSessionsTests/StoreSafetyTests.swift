@@ -63,7 +63,7 @@ final class StoreSafetyTests: XCTestCase {
       }
       XCTAssertEqual(failures(of: 8) { _ = try SessionStore(path: path) }, [], "trial \(trial)")
       let applied = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-      XCTAssertEqual(applied.sorted(), ["v1-sessions", "v2-event-story"])
+      XCTAssertEqual(applied.sorted(), ["v1-sessions", "v2-event-story", "v3-player-sigmas", "v4-references"])
     }
   }
 

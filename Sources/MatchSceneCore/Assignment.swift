@@ -7,13 +7,13 @@
 /// (Jonker & Volgenant, "A shortest augmenting path algorithm for dense and sparse linear assignment
 /// problems", Computing 38, 1987). Forbidden pairs carry a large finite cost (`Assignment.forbidden`):
 /// the caller checks whether a chosen pair is one.
-enum Assignment {
+public enum Assignment {
   /// Cost of a pair that must not be chosen (finite, so that sums stay exact enough).
-  static let forbidden = 1e9
+  public static let forbidden = 1e9
 
   /// - Parameter cost: `cost[i][j]`, n rows of m ≥ n finite values each.
   /// - Returns: the column of each row; `[]` for no rows.
-  static func solve(_ cost: [[Double]]) -> [Int] {
+  public static func solve(_ cost: [[Double]]) -> [Int] {
     let n = cost.count
     guard n > 0 else { return [] }
     let m = cost[0].count
