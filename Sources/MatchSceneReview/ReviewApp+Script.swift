@@ -335,7 +335,10 @@ extension ReviewApp {
         $("time").value = String(now);
       }
       function seek(t, kind, rally) {
-        if (kind === "rally" && ranges.some((r) => r.value === "rally:" + rally)) chooseRange("rally:" + rally); else setTime(t);
+        if (kind === "rally" && ranges.some((r) => r.value === "rally:" + rally)) { chooseRange("rally:" + rally); return; }
+        // An event outside the rally or stroke being played: back to the whole match.
+        if (range && (t < range.start || t > range.end)) chooseRange("");
+        setTime(t);
       }
       function setPlaying(on) { playing = on; $("play").textContent = playing ? "Pause" : "Play"; }
       const speeds = [0.1, 0.25, 0.5, 1, 1.5, 2];

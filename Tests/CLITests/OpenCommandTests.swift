@@ -18,6 +18,7 @@ final class OpenCommandTests: XCTestCase {
 
   func testOpenWritesAnAppShowingBodiesThePastEventsAndEveryStroke() throws {
     try requireTier(.tools)
+    try requireTier(.integration)
     let browser = try Chromium.executable()
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
