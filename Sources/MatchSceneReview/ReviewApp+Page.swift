@@ -58,6 +58,7 @@ extension ReviewApp {
       #strokeDetail h3 { margin: 6px 0; }
       #strokeDetail table { border-collapse: collapse; font-size: 12px; margin: 4px 0; }
       #strokeDetail td, #strokeDetail th { padding: 1px 6px; text-align: right; } #strokeDetail td:first-child, #strokeDetail th:first-child { text-align: left; }
+      #strokeDetail td:last-child { white-space: nowrap; }
       #strokeDetail ul { margin: 4px 0; padding-left: 18px; }
       svg.plot { background: #11141a; border: 1px solid #333; margin: 3px 0; display: block; }
       svg.plot text { fill: #aaa; font-size: 10px; }

@@ -79,6 +79,8 @@ extension ReviewApp {
             return `${s ? s.kind : serve ? "serve" : "hit"} by ${name(e.track)}${speed(e)}`;
           }
           case "bounce":
+            // The dead ball's bounces after a rally is decided (no rally) are not part of the story.
+            if (e.rally === undefined || e.rally === null) return null;
             if (e.surface === "floor") return "the ball hits the floor";
             return `bounce on ${e.side ? halfOwner(e.rally, e.side) : "the table"}${speed(e)}`;
           case "net": return "the ball touches the net";
@@ -88,7 +90,7 @@ extension ReviewApp {
             const ids = Object.keys(e.score || {});
             const loser = ids.find((k) => k !== e.track);
             const why = reasons[e.reason] ? reasons[e.reason](name(e.track), loser ? name(loser) : "the other player") : joint(e.reason);
-            const score = ids.length ? " — " + ids.sort().map((k) => e.score[k]).join(" : ") : "";
+            const score = ids.length ? " — " + scoreText(e).pts : "";
             return e.track ? `${name(e.track)} wins the point: ${why}${score}` : `point not decided (${why})`;
           }
           case "claim": return `${name(e.track)} raises the ${e.hand || ""} hand to claim the point${e.duration ? ` (${fixed(e.duration)} s)` : ""}`;
@@ -617,7 +619,11 @@ extension ReviewApp {
       /// Each person's name over their head, in whichever view is drawn.
       function drawLabels(rect) {
         const top = new THREE.Vector3();
+        // While a stroke loops, its player's label names it.
+        const looped = range && range.value === "stroke" ? review.strokes[review.state.selected] : null;
         for (const person of people) {
+          const text = person.name + (looped && looped.track === person.track ? ` · ${looped.kind} ${looped.number} · ${looped.score.toFixed(1)}` : "");
+          if (person.label.textContent !== text) person.label.textContent = text;
           let best = -Infinity;
           for (const p of Object.values(person.now || {})) if (p.y > best) { best = p.y; top.copy(p); }
           const shown = best > -Infinity && person.body.visible;
@@ -668,7 +674,7 @@ extension ReviewApp {
           div.className = "label" + (kind === "person" ? " person" : "");
           div.textContent = data.players[track] || extras.players && extras.players[track] || track;
           $("labels").appendChild(div);
-          people.push({ node: o, track, kind, joints, label: div });
+          people.push({ node: o, track, kind, joints, label: div, name: div.textContent });
         });
         // Each person's colour: their body's material in the scene.
         for (const person of people) {
