@@ -14,12 +14,17 @@ extension ReviewApp {
       #app { position: absolute; inset: 0; display: grid; grid-template-columns: 1fr 420px; grid-template-rows: 1fr auto; }
       #stage { position: relative; overflow: hidden; grid-column: 1; grid-row: 1; background: #20242a; }
       #stage canvas { display: block; width: 100%; height: 100%; }
-      #side { grid-column: 2; grid-row: 1 / span 2; display: flex; flex-direction: column; background: #181b20; border-left: 1px solid #333; min-height: 0; }
+      #app.withVideo { grid-template-columns: 1fr 1fr 420px; }
+      #videoPane { grid-column: 2; grid-row: 1; position: relative; background: #000; display: flex; flex-direction: column; min-width: 0; }
+      #videoPane select { position: absolute; z-index: 2; top: 6px; left: 6px; }
+      #videoPane .frame { position: relative; flex: 1; min-height: 0; }
+      #videoPane video, #videoPane canvas { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: contain; }
+      #side { grid-column: -2 / -1; grid-row: 1 / span 2; display: flex; flex-direction: column; background: #181b20; border-left: 1px solid #333; min-height: 0; }
       #side nav { display: flex; border-bottom: 1px solid #333; }
       #side nav button { flex: 1; padding: 8px; background: none; border: 0; color: #aaa; cursor: pointer; border-bottom: 2px solid transparent; }
       #side nav button.on { color: #fff; border-bottom-color: #ffcc66; }
       .tab { flex: 1; overflow: auto; padding: 6px 10px; min-height: 0; }
-      #bar { grid-column: 1; grid-row: 2; display: flex; gap: 6px; align-items: center; padding: 6px 8px; background: #15181c; flex-wrap: wrap; }
+      #bar { grid-column: 1 / -2; grid-row: 2; display: flex; gap: 6px; align-items: center; padding: 6px 8px; background: #15181c; flex-wrap: wrap; }
       #bar input[type=range] { flex: 1; min-width: 120px; }
       #range { max-width: 11em; } #view { max-width: 10em; }
       #clock { font-variant-numeric: tabular-nums; min-width: 5.5em; text-align: right; }
@@ -96,6 +101,7 @@ extension ReviewApp {
           Drag to orbit, right-drag to pan, wheel to zoom. Click an event to go there; click a stroke to loop it.
         </div>
       </div>
+      <div id="videoPane" hidden><select id="videoCamera" title="camera video"></select><div class="frame"><video id="video" muted playsinline preload="auto"></video><canvas id="videoOverlay"></canvas></div></div>
       <aside id="side">
         <nav><button id="tabMatch" class="on">Match</button><button id="tabStrokes">Strokes (<span id="strokeCount">0</span>)</button></nav>
         <div class="tab" id="match"><div id="notes"></div><div id="timeline"></div></div>

@@ -725,6 +725,7 @@ extension ReviewApp {
         setTime(offset);
         updateVisibility(gltf.scene);
         for (const person of people) poseBody(person);
+        if ((data.videos || []).length) makeVideo();
         const framed = frame(gltf.scene);
         floorY = floorBox ? floorBox.max.y : 0;
         const center = floorBox ? floorBox.getCenter(new THREE.Vector3()) : framed.center;
@@ -753,6 +754,57 @@ extension ReviewApp {
         if (wanted.has("help")) $("help").hidden = false;
         Object.assign(window.matchscene, { ready: true, gltf, mixer, cameras, seek: setTime, view, orbit, controls, people, matchTime: () => now });
         $("status").textContent = "ready";
+      }
+
+      // Camera videos (`open --video cam1=FILE`) beside the 3D view, kept on the clock, with the skeletons
+      // and the ball projected into them through the scene's calibrated camera of that name.
+      let video = null;
+      const bones = limbs.map(([a, b]) => [a, b]).concat([["left_shoulder", "right_shoulder"], ["left_hip", "right_hip"],
+        ["left_shoulder", "left_hip"], ["right_shoulder", "right_hip"], ["nose", "left_eye"], ["nose", "right_eye"], ["left_eye", "left_ear"], ["right_eye", "right_ear"]]);
+      function makeVideo() {
+        $("app").classList.add("withVideo");
+        $("videoPane").hidden = false;
+        data.videos.forEach((v, i) => $("videoCamera").appendChild(new Option(v.camera, String(i))));
+        $("videoCamera").onchange = () => chooseVideo(Number($("videoCamera").value));
+        chooseVideo(0);
+        resize();
+      }
+      function chooseVideo(i) {
+        const v = data.videos[i];
+        const cam = cameras.find((c) => c.name === v.camera) || null;
+        if (!cam) console.warn(`no calibrated camera ${v.camera} in the scene: the video is shown without the skeletons`);
+        video = { spec: v, cam, element: $("video") };
+        video.element.src = v.src;
+      }
+      function drawVideo() {
+        if (!video) return;
+        const el = video.element, want = Math.max(0, now + (video.spec.offset || 0));
+        if (el.readyState >= 1 && Math.abs(el.currentTime - want) > 0.5 / fps) el.currentTime = want;
+        const canvas = $("videoOverlay");
+        const W = canvas.clientWidth, H = canvas.clientHeight;
+        if (canvas.width !== W || canvas.height !== H) { canvas.width = W; canvas.height = H; }
+        const g = canvas.getContext("2d");
+        g.clearRect(0, 0, W, H);
+        if (!video.cam) return;
+        // The picture's rectangle inside the element (object-fit: contain), at the camera's aspect.
+        const a = el.videoWidth && el.videoHeight ? el.videoWidth / el.videoHeight : (video.cam.aspect || 16 / 9);
+        const w = W / H > a ? H * a : W, h = W / H > a ? H : W / a, x0 = (W - w) / 2, y0 = (H - h) / 2;
+        const pixel = (p) => { const n = p.clone().project(video.cam); return n.z < -1 || n.z > 1 ? null : [x0 + (n.x + 1) / 2 * w, y0 + (1 - n.y) / 2 * h]; };
+        g.lineWidth = 2;
+        for (const person of people) {
+          if (!person.body.visible || !person.now) continue;
+          const c = person.parts.trunk.material.color;
+          g.strokeStyle = g.fillStyle = `rgb(${Math.round(255 * Math.sqrt(c.r))},${Math.round(255 * Math.sqrt(c.g))},${Math.round(255 * Math.sqrt(c.b))})`;
+          for (const [a, b] of bones) {
+            const p = person.now[a] && pixel(person.now[a]), q = person.now[b] && pixel(person.now[b]);
+            if (!p || !q) continue;
+            g.beginPath(); g.moveTo(p[0], p[1]); g.lineTo(q[0], q[1]); g.stroke();
+          }
+        }
+        if (ball && ball.visible) {
+          const p = pixel(ball.getWorldPosition(new THREE.Vector3()));
+          if (p) { g.strokeStyle = "#ffb000"; g.beginPath(); g.arc(p[0], p[1], 6, 0, 2 * Math.PI); g.stroke(); }
+        }
       }
 
       function step(frames) { setPlaying(false); setTime(now + frames / fps); }
@@ -833,6 +885,7 @@ extension ReviewApp {
         renderer.render(scene, active());
         renderer.setScissorTest(false);
         drawLabels(rect);
+        drawVideo();
         let bodies = 0;
         for (const person of people) if (person.body.visible) bodies++;
         const shownEvents = review.rows.filter((r) => !r.el.hidden);
@@ -841,6 +894,7 @@ extension ReviewApp {
           eventsShown: shownEvents.length, latestEventShown: shownEvents.length ? shownEvents[shownEvents.length - 1].time : null,
           futureEventsShown: shownEvents.filter((r) => r.time > now + 1e-9).length,
           strokesListed: document.querySelectorAll("#strokeList .stroke").length, strokes: review.strokes.length,
+          video: video ? { camera: video.spec.camera, time: video.element.currentTime, ready: video.element.readyState, projected: !!video.cam } : null,
           selectedStroke: review.state.selected, range: range ? [range.start, range.end] : null,
         });
       });

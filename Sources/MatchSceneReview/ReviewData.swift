@@ -25,6 +25,8 @@ public struct ReviewData: Encodable, Sendable {
   public var phases: [ReviewPhase]
   /// What the app could not show and why (no form analysis, no events).
   public var notes: [String]
+  /// Camera videos shown beside the 3D view.
+  public var videos: [ReviewVideo] = []
 
   public init(
     title: String, scene: String, fps: Double, players: [String: String], events: [MatchEvent],
@@ -122,6 +124,20 @@ public struct ReviewReference: Encodable, Sendable {
   public init(curves: [String: [Double]], spread: [String: [Double]]) {
     self.curves = curves
     self.spread = spread
+  }
+}
+
+/// A camera's video: the scene's camera of that name draws the skeletons over it; video time = match
+/// time + `offset` (s).
+public struct ReviewVideo: Encodable, Sendable {
+  public var camera: String
+  /// The video's address from the page: relative inside the page's folder, else a `file://` URL.
+  public var src: String
+  public var offset: Double
+  public init(camera: String, src: String, offset: Double = 0) {
+    self.camera = camera
+    self.src = src
+    self.offset = offset
   }
 }
 

@@ -29,6 +29,9 @@ struct Open: ParsableCommand {
   @Option(help: "Reference stroke JSON (from `form --save-reference`) to score strokes of its kind against, as `form --reference` does.")
   var reference: String?
 
+  @Option(name: .customLong("video"), help: "A camera's video to show beside the 3D view, with the skeletons drawn over it: <camera>=<file> (the scene's camera of that name; video time 0 = match time 0). Repeat for several.")
+  var videos: [String] = []
+
   @Flag(help: "Do not start a browser; only write the app.")
   var noBrowser = false
 
@@ -50,6 +53,7 @@ struct Open: ParsableCommand {
     try OutputFile.check(page, option: "open", force: force, inputs: inputs, isOurs: ReviewApp.isPage)
     try OutputFile.check(dataFile, option: "open", force: force, inputs: inputs, isOurs: ReviewApp.isDataFile)
     let source = try threeSource(pageFolder: folder)
+    let shownVideos = try videos.map { try video($0, pageFolder: folder) }
 
     var notes: [String] = []
     let events = try out.events()
@@ -62,6 +66,7 @@ struct Open: ParsableCommand {
       notes.append("No strokes: \(error)")
     }
     data.notes = notes
+    data.videos = shownVideos
     let scoreJSON = out.has(.score) ? FileManager.default.contents(atPath: out.url(.score).path) : nil
     try FileManager.default.createDirectory(at: dataFolder, withIntermediateDirectories: true)
     try AtomicFile.write(try data.script(scoreJSON: scoreJSON), to: dataFile)
@@ -90,6 +95,26 @@ struct Open: ParsableCommand {
       throw CommandFailure("--three \(three): no such folder (expected a three.js folder or a CDN URL)")
     }
     return try ThreeJSBundle.copy(from: URL(fileURLWithPath: three), to: pageFolder)
+  }
+
+  /// `--video <camera>=<file>`: the file must exist; the page refers to it relative to itself when it lies
+  /// inside the page's folder, else by its `file://` URL (nothing is copied).
+  private func video(_ argument: String, pageFolder: URL) throws -> ReviewVideo {
+    guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex, argument.index(after: equals) != argument.endIndex else {
+      throw CommandFailure("--video \(argument.debugDescription): expected <camera>=<file>, e.g. cam01=cam01.mp4")
+    }
+    let camera = String(argument[..<equals]), file = URL(fileURLWithPath: String(argument[argument.index(after: equals)...]))
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), !isFolder.boolValue else {
+      throw CommandFailure("--video \(argument.debugDescription): \(file.path): no such file")
+    }
+    let base = pageFolder.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+    let full = file.standardizedFileURL.resolvingSymlinksInPath()
+    if full.path.hasPrefix(base) {
+      let relative = String(full.path.dropFirst(base.count))
+      return ReviewVideo(camera: camera, src: relative.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? relative)
+    }
+    return ReviewVideo(camera: camera, src: full.absoluteString)
   }
 
   /// Starts the system browser on `page` (`xdg-open`) when there is a display; otherwise says how to open it.

@@ -65,6 +65,20 @@ final class OpenCommandTests: XCTestCase {
     print("OpenCommandTests: \(changed) pixels change when the people are hidden")
     XCTAssertGreaterThan(changed, 5_000)
 
+    // A camera's video beside the 3D view, the skeletons projected through the scene's camera of that name.
+    let clip = folder.appendingPathComponent("cam1.webm")
+    try FFmpeg.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x180:rate=60", "-t", "5", "-c:v", "libvpx", clip.path])
+    let withVideo = try runMatchScene(["open", out.path, "--three", Chromium.threeFolder, "--no-browser", "--video", "cam1=\(clip.path)"])
+    XCTAssertEqual(withVideo.status, 0, withVideo.stderr)
+    let videoDOM = try Chromium.run(browser, page: url(page, fragment: "t=3&paused"))
+    XCTAssertEqual(Chromium.pre("errors", in: videoDOM), "", "page errors")
+    XCTAssertEqual(Chromium.pre("warnings", in: videoDOM), "", "console warnings (a camera not in the scene)")
+    XCTAssertTrue(Chromium.pre("state", in: videoDOM)?.contains("\"video\":{\"camera\":\"cam1\"") == true, Chromium.pre("state", in: videoDOM) ?? "")
+    XCTAssertTrue(Chromium.pre("state", in: videoDOM)?.contains("\"projected\":true") == true)
+    let badVideo = try runMatchScene(["open", out.path, "--no-browser", "--video", "cam1"])
+    XCTAssertNotEqual(badVideo.status, 0)
+    XCTAssertTrue(badVideo.stderr.contains("expected <camera>=<file>"), badVideo.stderr)
+
     // A page MatchScene did not write is not replaced.
     try "my notes".write(to: page, atomically: true, encoding: .utf8)
     let refused = try runMatchScene(["open", out.path, "--no-browser"])
