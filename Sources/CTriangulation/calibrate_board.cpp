@@ -100,10 +100,29 @@ extern "C" mscal_status mscal_calibrate_intrinsics(const double *object_points, 
     if (distortion_terms < 5) flags |= cv::CALIB_FIX_K3;
     if (distortion_terms < 4) flags |= cv::CALIB_ZERO_TANGENT_DIST;
     if (distortion_terms < 2) flags |= cv::CALIB_FIX_K1 | cv::CALIB_FIX_K2;
+    const cv::TermCriteria criteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 100, 1e-12);
+    const int noDistortion = cv::CALIB_FIX_K1 | cv::CALIB_FIX_K2 | cv::CALIB_FIX_K3 | cv::CALIB_ZERO_TANGENT_DIST;
+    // First without distortion (the closed-form start is best conditioned there), then, from that
+    // camera, the model asked for; the better fit is kept. A start whose principal point leaves the
+    // image is refused by OpenCV: the model asked for is then fitted from its own closed-form start.
     cv::Mat K, dist;
     std::vector<cv::Mat> rvecs, tvecs;
-    const double rms = cv::calibrateCamera(objects, images, cv::Size(width, height), K, dist, rvecs, tvecs, flags,
-                                           cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 100, 1e-12));
+    double rms = cv::calibrateCamera(objects, images, cv::Size(width, height), K, dist, rvecs, tvecs, noDistortion, criteria);
+    if ((flags & noDistortion) != noDistortion) {
+      cv::Mat K2 = K.clone(), dist2;
+      std::vector<cv::Mat> rvecs2, tvecs2;
+      double rms2 = INFINITY;
+      try {
+        rms2 = cv::calibrateCamera(objects, images, cv::Size(width, height), K2, dist2, rvecs2, tvecs2,
+                                   flags | cv::CALIB_USE_INTRINSIC_GUESS, criteria);
+      } catch (const cv::Exception &) {
+        K2 = cv::Mat();
+        rms2 = cv::calibrateCamera(objects, images, cv::Size(width, height), K2, dist2, rvecs2, tvecs2, flags, criteria);
+      }
+      if (std::isfinite(rms2) && (rms2 <= rms || !std::isfinite(rms))) {
+        rms = rms2, K = K2, dist = dist2, rvecs = rvecs2, tvecs = tvecs2;
+      }
+    }
     if (!std::isfinite(rms) || !cv::checkRange(K)) return MSCAL_DEGENERATE;
     for (int i = 0; i < MSTRI_CAMERA_STRIDE; ++i) camera_out[i] = 0;
     camera_out[MSTRI_CAM_MODEL] = MSTRI_LENS_PINHOLE;

@@ -3,11 +3,11 @@ import MatchSceneCore
 
 /// The images of a calibration, one set per camera, found in a folder: each subfolder is one camera
 /// (its name without Pose2Sim's `int_`/`ext_` prefix and `_img`/`_vid` suffix: `int_cam01_img` is `cam01`),
-/// holding images (PNG, JPEG, BMP, TIFF) or videos (MP4, MOV, AVI, MKV) whose frames are sampled with
+/// holding images (PNG, JPEG, BMP, TIFF, PGM/PPM) or videos (MP4, MOV, AVI, MKV) whose frames are sampled with
 /// ffmpeg. Files directly in the folder are grouped by the camera name before their first `_`
 /// (`cam01_ext.png` is `cam01`).
 public enum CalibrationImages {
-  public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "tif", "tiff"]
+  public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "pgm", "ppm", "pnm"]
   public static let videoExtensions: Set<String> = ["mp4", "mov", "avi", "mkv", "webm"]
 
   /// Per camera (sorted by name), its image and video files (sorted by name).

@@ -3,8 +3,9 @@ import MatchSceneCore
 import MatchSceneGeometry
 
 /// One camera's intrinsics from images of a checkerboard: the board's corners found in every image,
-/// Zhang's method over the images that show it (`ZhangCalibration`), and images whose own reprojection
-/// error stands out rejected one at a time, worst first, with a recalibration after each.
+/// Zhang's method over the images that show it (`ZhangCalibration`), and outlier images rejected one at a
+/// time while the overall error exceeds `minRejectPx` or one image's exceeds `rejectFactor` × the median:
+/// each time the image whose removal lowers the overall RMS most (leave-one-out), then a recalibration.
 public enum IntrinsicsCalibration {
   /// Settings of the calibration.
   public struct Options: Sendable {
@@ -13,10 +14,10 @@ public enum IntrinsicsCalibration {
     public var distortionTerms = 4
     /// The fewest images showing the board a calibration needs. Default 3.
     public var minViews = 3
-    /// An image whose RMS reprojection error exceeds this many times the median of the images' RMS (and
-    /// `minRejectPx`) is rejected. Default 3.
+    /// Images are rejected while one image's RMS reprojection error exceeds this many times the median
+    /// of the images' RMS (and `minRejectPx`). Default 3.
     public var rejectFactor = 3.0
-    /// Below this RMS (pixels) no image is rejected. Default 1.
+    /// Images are rejected while the overall RMS exceeds this (pixels). Default 1.
     public var minRejectPx = 1.0
     /// Below this sharpness (variance of the Laplacian, grey levels²) an image without a board is
     /// reported as blurred. Default 30.
@@ -81,22 +82,33 @@ public enum IntrinsicsCalibration {
       throw tooFew("camera \(name): \(views.count) of \(images.count) image(s) show the board")
     }
     let target = board.objectPoints
+    func solve(_ subset: [(index: Int, corners: [SIMD2<Double>])]) -> ZhangCalibration.Result? {
+      ZhangCalibration.calibrate(
+        name: name, target: target, views: subset.map(\.corners), imageSize: size, distortionTerms: options.distortionTerms)
+    }
     while true {
-      guard let result = ZhangCalibration.calibrate(
-        name: name, target: target, views: views.map(\.corners), imageSize: size, distortionTerms: options.distortionTerms)
-      else {
+      guard let result = solve(views) else {
         throw tooFew("camera \(name): the calibration does not converge with \(views.count) board view(s); the views may be too alike")
       }
       for (k, v) in views.enumerated() { outcomes[v.index].rmsPx = result.viewRMSPx[k] }
       let median = result.viewRMSPx.sorted()[result.viewRMSPx.count / 2]
       let limit = max(options.minRejectPx, options.rejectFactor * median)
-      let worst = result.viewRMSPx.indices.max { result.viewRMSPx[$0] < result.viewRMSPx[$1] }!
-      if result.viewRMSPx[worst] > limit && views.count > options.minViews {
-        outcomes[views[worst].index].rejection = String(
-          format: "outlier: %.2f px RMS, above %.2f px (%.0f × the median image's %.2f px)", result.viewRMSPx[worst], limit,
-          options.rejectFactor, median)
-        views.remove(at: worst)
-        continue
+      if views.count > options.minViews && (result.rmsPx > options.minRejectPx || result.viewRMSPx.max()! > limit) {
+        // The view whose removal lowers the overall error most (leave-one-out): one bad view drags the
+        // others' errors up with it, so the worst residual need not be the culprit.
+        let trials = views.indices.map { k -> (k: Int, rms: Double) in
+          var subset = views
+          subset.remove(at: k)
+          return (k, solve(subset)?.rmsPx ?? .infinity)
+        }
+        let best = trials.min { $0.rms < $1.rms }!
+        if best.rms.isFinite && best.rms < result.rmsPx {
+          outcomes[views[best.k].index].rejection = String(
+            format: "outlier: %.2f px RMS in the calibration with it (%.2f px overall); without it %.2f px overall",
+            result.viewRMSPx[best.k], result.rmsPx, best.rms)
+          views.remove(at: best.k)
+          continue
+        }
       }
       for v in views { outcomes[v.index].used = true }
       return Outcome(camera: result.camera, rmsPx: result.rmsPx, images: outcomes)
