@@ -90,6 +90,33 @@ final class CalibrateCLITests: XCTestCase {
     XCTAssertTrue(run.stderr.contains("another order than the other cameras'"), run.stderr)
   }
 
+  func testABoardSeenByEveryCameraPlacesThemInItsFrame() throws {
+    try requireTier(.integration)
+    let folder = try makeTemporaryFolder("calibrate-board-poses")
+    let images = folder.appendingPathComponent("intrinsics"), boards = folder.appendingPathComponent("extrinsics")
+    let out = folder.appendingPathComponent("out")
+    try synthetic.writeIntrinsicsFolder(images, cameras: ["cam1", "cam2"], views: 6)
+    try FileManager.default.createDirectory(at: boards, withIntermediateDirectories: true)
+    let poses = ["cam1": SyntheticCheckerboard.views[2], "cam2": SyntheticCheckerboard.views[4]]
+    for (name, pose) in poses { try synthetic.writePGM(synthetic.render(pose), to: boards.appendingPathComponent("\(name)_ext.pgm")) }
+    let run = try runMatchScene([
+      "calibrate", "-o", out.path, "--images", images.path, "--board", "7x4", "--square", "60mm", "--board-images", boards.path,
+    ])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    let cameras = try CalibrationTOML.read(from: out.appendingPathComponent("calibration.toml"))
+    for camera in cameras {
+      // The world is the board's frame: the camera's pose is the board's pose in the camera (either end of
+      // the board first: the detector may start at the opposite corner, a half turn about the board's normal).
+      let pose = try XCTUnwrap(poses[camera.name])
+      let r = synthetic.rotation(pose)
+      let truthCentre = SIMD3((0..<3).map { i in -(0..<3).reduce(0) { $0 + r[$1][i] * pose.origin[$1] } })
+      let far = SIMD3(Double(synthetic.columns - 1) * synthetic.square, Double(synthetic.rows - 1) * synthetic.square, 0)
+      let turned = SIMD3(far.x - truthCentre.x, far.y - truthCentre.y, truthCentre.z)
+      let error = min(length(camera.center - truthCentre), length(camera.center - turned))
+      XCTAssertLessThan(error, 0.01, "\(camera.name): centre \(camera.center) vs \(truthCentre)")
+    }
+  }
+
   func testACameraThatSeesNoBoardIsNamed() throws {
     try requireTier(.integration)
     let folder = try makeTemporaryFolder("calibrate-board")

@@ -41,7 +41,7 @@ public struct SyntheticCheckerboard: Sendable {
   ]
 
   /// Rows of the rotation camFromBoard for a pose.
-  func rotation(_ pose: Pose) -> [[Double]] {
+  public func rotation(_ pose: Pose) -> [[Double]] {
     func rx(_ a: Double) -> [[Double]] { [[1, 0, 0], [0, cos(a), -sin(a)], [0, sin(a), cos(a)]] }
     func ry(_ a: Double) -> [[Double]] { [[cos(a), 0, sin(a)], [0, 1, 0], [-sin(a), 0, cos(a)]] }
     func rz(_ a: Double) -> [[Double]] { [[cos(a), -sin(a), 0], [sin(a), cos(a), 0], [0, 0, 1]] }
