@@ -27,7 +27,13 @@ public enum TableExtrinsics {
   public struct Clicks: Sendable {
     public var camera: String
     public var corners: [SIMD2<Double>]
+    /// The net posts' tops, or none.
     public var netPosts: [SIMD2<Double>]
+    public init(camera: String, corners: [SIMD2<Double>], netPosts: [SIMD2<Double>] = []) {
+      self.camera = camera
+      self.corners = corners
+      self.netPosts = netPosts
+    }
   }
 
   /// One camera's fitted pose.
