@@ -84,7 +84,8 @@ public enum RigDrawing {
     if let table { points += [SIMD2(-table.length / 2, -table.width / 2), SIMD2(table.length / 2, table.width / 2)] }
     points.append(.zero)
     let lo = points.reduce(points[0]) { pointwiseMin($0, $1) } - 1
-    let hi = points.reduce(points[0]) { pointwiseMax($0, $1) } + 1
+    // Room on the right for the labels.
+    let hi = points.reduce(points[0]) { pointwiseMax($0, $1) } + SIMD2(2.5, 1)
     let size = 600.0
     let scale = size / max(hi.x - lo.x, hi.y - lo.y)
     // SVG's y runs down: the world's y is drawn up.
