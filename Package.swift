@@ -51,7 +51,7 @@ let package = Package(
     // MARK: - Implementation details (shims, no stable API)
     .target(
       name: "CTriangulation",
-      dependencies: ["CEigen"],
+      dependencies: ["CEigen", "COpenCV"],
       cxxSettings: eigenSettings
     ),
     // SHA-256's block function (the CPU's SHA extensions when present) for input and output fingerprints.
@@ -60,6 +60,12 @@ let package = Package(
       name: "CEigen",
       pkgConfig: "eigen3",
       providers: [.apt(["libeigen3-dev"])]
+    ),
+    // Camera calibration (checkerboard corners, Zhang's method, PnP) inside CTriangulation.
+    .systemLibrary(
+      name: "COpenCV",
+      pkgConfig: "opencv4",
+      providers: [.apt(["libopencv-dev"])]
     ),
     .systemLibrary(
       name: "CAssimp",

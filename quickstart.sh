@@ -13,7 +13,7 @@ mode=${1:-demo}
 # others depend on by version. Without them a debug build runs the kernels at -O0 (bundle adjustment tests
 # take minutes instead of seconds).
 cxx_flags=(-Xcxx -O3 -Xcxx -fno-math-errno)
-runtime_packages=(pkg-config libeigen3-dev libassimp-dev)
+runtime_packages=(pkg-config libeigen3-dev libassimp-dev libopencv-dev)
 # The real-browser test: headless Chromium (WebGL through SwiftShader) and Debian's three.js r111.
 # The session-store tests check the file with the sqlite3 shell (PRAGMA integrity_check).
 # python3-venv: the independent C3D readers (PyPI `c3d`, `ezc3d`) go in a virtual environment in .build/.

@@ -15,6 +15,7 @@ struct MatchSceneCommand: ParsableCommand {
     subcommands: [
       Simulate.self, Reconstruct.self, LocateVenue.self, Evaluate.self, View.self, Overlay.self, Benchmark.self,
       Form.self, Clip.self, Sessions.self, Compare.self, Batch.self, DrillCommand.self, OpenSimCommand.self, Open.self,
+      Calibrate.self,
     ])
 
   /// Caps glibc's malloc arenas before any thread starts (see `limitMallocArenas`), then runs the

@@ -308,4 +308,7 @@ mstri_status mstri_bundle_adjust(const double *cameras, size_t camera_count, con
 }  // extern "C"
 #endif
 
+// Camera calibration (OpenCV): checkerboard corners, Zhang's method, camera pose.
+#include "calibrate.h"
+
 #endif  // MATCHSCENE_CTRIANGULATION_H

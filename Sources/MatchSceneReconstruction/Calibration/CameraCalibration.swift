@@ -1,0 +1,95 @@
+import Foundation
+import MatchSceneBallFlight
+import MatchSceneCore
+import MatchSceneGeometry
+
+/// A rig's calibration from its inputs, as `matchscene calibrate` runs it: intrinsics from checkerboard
+/// images (`IntrinsicsCalibration`) or taken from an existing calibration, then the poses from the table's
+/// clicked corners (`TableExtrinsics`) or from a board every camera sees (`BoardExtrinsics`), or none.
+public enum CameraCalibration {
+  /// What to calibrate from.
+  public struct Inputs: Sendable {
+    /// A folder of checkerboard images (or videos), one subfolder per camera (`CalibrationImages`).
+    public var intrinsicsImages: URL?
+    /// Cameras whose intrinsics are known, and the file they came from; used for cameras without images.
+    public var givenCameras: [Camera] = []
+    public var givenSource: String?
+    public var board: Checkerboard?
+    public var intrinsics = IntrinsicsCalibration.Options()
+    /// Videos are sampled every this many seconds.
+    public var videoEverySeconds = 1.0
+    /// The table's clicked corners (`TableExtrinsics`) and the table they belong to.
+    public var tableCorners: URL?
+    public var table: TableGeometry?
+    /// A folder with one image per camera of a board all cameras see at once (`BoardExtrinsics`).
+    public var boardImages: URL?
+    public init() {}
+  }
+
+  /// The calibrated cameras (sorted by name) and the report.
+  /// - Throws: `InputError` naming the file and camera of whatever prevents a calibration.
+  public static func run(_ inputs: Inputs) throws -> (cameras: [Camera], report: CalibrationReport) {
+    var cameras: [String: Camera] = [:]
+    var entries: [String: (source: String, rms: Double?, images: [IntrinsicsCalibration.ImageOutcome])] = [:]
+    for camera in inputs.givenCameras {
+      var c = camera
+      c.camFromWorld = .identity
+      cameras[c.name] = c
+      entries[c.name] = (inputs.givenSource ?? "given", nil, [])
+    }
+    if let folder = inputs.intrinsicsImages {
+      guard let board = inputs.board else { throw InputError(file: folder.path, "checkerboard images need the board: --board COLUMNSxROWS --square LENGTH") }
+      let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("matchscene-calibrate-\(getpid())-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: scratch) }
+      for (name, files) in try CalibrationImages.cameras(in: folder) {
+        let frames = try CalibrationImages.frames(of: files, everySeconds: inputs.videoEverySeconds, scratch: scratch)
+        let outcome = try IntrinsicsCalibration.calibrate(name: name, images: frames, board: board, options: inputs.intrinsics)
+        cameras[name] = outcome.camera
+        entries[name] = ("checkerboard", outcome.rmsPx, outcome.images)
+      }
+    }
+    guard !cameras.isEmpty else {
+      throw InputError(file: inputs.tableCorners?.path ?? inputs.boardImages?.path ?? ".", "no intrinsics: give checkerboard images (--images) or a calibration (--intrinsics)")
+    }
+    var extrinsics: [String: CalibrationReport.Extrinsics] = [:]
+    var world = "none: every camera at the origin, looking along +z (intrinsics only)"
+    if let corners = inputs.tableCorners {
+      guard let table = inputs.table else { throw InputError(file: corners.path, "the sport has no table to calibrate from") }
+      let fits = try TableExtrinsics.fit(TableExtrinsics.read(corners), cameras: Array(cameras.values), table: table, file: corners.path)
+      for fit in fits {
+        cameras[fit.camera.name] = fit.camera
+        extrinsics[fit.camera.name] = .init(source: "table", rmsPx: fit.rmsPx, residualsPx: fit.residualsPx, file: corners.path, centre: array(fit.camera.center))
+      }
+      world = "venue: origin on the floor below the table's centre, x along its length, z up (metres)"
+    } else if let folder = inputs.boardImages {
+      guard let board = inputs.board else { throw InputError(file: folder.path, "board images need the board: --board COLUMNSxROWS --square LENGTH") }
+      let fits = try BoardExtrinsics.fit(images: CalibrationImages.cameras(in: folder), cameras: Array(cameras.values), board: board)
+      for fit in fits {
+        cameras[fit.camera.name] = fit.camera
+        extrinsics[fit.camera.name] = .init(source: "board", rmsPx: fit.rmsPx, residualsPx: nil, file: fit.file, centre: array(fit.camera.center))
+      }
+      world = "board: origin at the board's first inner corner, x along its columns, y along its rows (metres)"
+    }
+    let located = inputs.tableCorners != nil || inputs.boardImages != nil
+    if located, let lost = cameras.keys.sorted().first(where: { extrinsics[$0] == nil }) {
+      let file = (inputs.tableCorners ?? inputs.boardImages)!.path
+      throw InputError(
+        file: file, location: .key(lost),
+        "camera \(lost) has intrinsics but nothing places it: "
+          + (inputs.tableCorners != nil ? "add its clicked table corners to this file" : "add its image of the board to this folder"))
+    }
+    let names = cameras.keys.sorted()
+    let report = CalibrationReport(
+      board: inputs.board.map { .init(columns: $0.columns, rows: $0.rows, squareSizeM: $0.squareSize) }, world: world,
+      cameras: names.map { name in
+        let c = cameras[name]!, e = entries[name]!
+        return .init(
+          name: name, imageSize: [c.imageSize.width, c.imageSize.height], fx: c.fx, fy: c.fy, cx: c.cx, cy: c.cy, distortion: c.distortion,
+          intrinsicsSource: e.source, intrinsicsRMSPx: e.rms, images: e.images,
+          extrinsics: extrinsics[name] ?? .init(source: "none", centre: array(c.center)))
+      })
+    return (names.map { cameras[$0]! }, report)
+  }
+
+  static func array(_ v: SIMD3<Double>) -> [Double] { [v.x, v.y, v.z] }
+}
