@@ -181,13 +181,13 @@ public enum ComparePage {
     s += "<rect x=\"\(f(x0))\" y=\"\(f(y0))\" width=\"\(f(2.74 * perMetre))\" height=\"\(f(1.525 * perMetre))\" fill=\"none\" stroke=\"#333\"/>"
     s += "<line x1=\"\(f(netX))\" y1=\"\(f(y0))\" x2=\"\(f(netX))\" y2=\"\(f(y0 + 1.525 * perMetre))\" stroke=\"#333\"/>"
     // The colour scale: share of the time seen, 0 to the busiest cell.
-    let steps = 20, barWidth = Double(w) * 0.6, x1 = Double(w) * 0.2, y1 = mapHeight + 6
+    let steps = 20, barWidth = Double(w) * 0.5, x1 = Double(w) * 0.12, y1 = mapHeight + 6
     for k in 0..<steps {
       s += "<rect class=\"colour-scale\" x=\"\(f(x1 + barWidth * Double(k) / Double(steps)))\" y=\"\(f(y1))\" width=\"\(f(barWidth / Double(steps) + 0.5))\" "
         + "height=\"10\" fill=\"\(scaleColour((Double(k) + 0.5) / Double(steps)))\"/>"
     }
     s += "<text x=\"\(f(x1 - 4))\" y=\"\(f(y1 + 9))\" font-size=\"10\" text-anchor=\"end\">0 %</text>"
-    s += "<text x=\"\(f(x1 + barWidth + 4))\" y=\"\(f(y1 + 9))\" font-size=\"10\">\(String(format: "%.1f", peak * 100)) % of the time per cell</text>"
+    s += "<text x=\"\(f(x1 + barWidth + 4))\" y=\"\(f(y1 + 9))\" font-size=\"10\">\(String(format: "%.1f", peak * 100)) % of the time (busiest cell)</text>"
     return (w, h, s)
   }
 

@@ -31,7 +31,8 @@ public struct SPMCluster: Sendable, Codable, Equatable {
 /// Statistical parametric mapping of two sessions' stroke curves (SPM{t}: Pataky 2012, Comput Methods
 /// Biomech Biomed Engin 15:295; Pataky, Robinson & Vanrenterghem 2013, J Biomech 46:2394): per stroke kind
 /// and angle, the two-sample t statistic (pooled variance) at every node of the time-normalised stroke.
-/// The threshold is non-parametric (Nichols & Holmes 2002, Hum Brain Mapp 15:1): the (1 − α) quantile of
+/// The pooled SD is held at `floorDegrees` at least. The threshold is non-parametric (Nichols & Holmes
+/// 2002, Hum Brain Mapp 15:1): the (1 − α) quantile of
 /// the maximum |t| over ALL nodes, angles and stroke kinds under random relabelling of strokes between the
 /// two sessions, so the family-wise error over everything compared is α. A stroke's angles move together
 /// (its label is permuted once per stroke, not once per angle), which keeps the joints' correlation. The
@@ -49,10 +50,17 @@ public struct CurveSPM: Sendable, Codable, Equatable {
   /// Supra-threshold clusters, largest effect first.
   public var clusters: [SPMCluster]
 
+  /// Strokes each session needs of a kind for its angles to be tested: with fewer, a permutation test
+  /// has too few distinct relabellings, and near-constant curves give |t| without bound.
+  public static let minimumStrokes = 3
+  /// The least pooled stroke-to-stroke SD the t statistic divides by, degrees: what angles from
+  /// triangulated keypoints vary by when nothing changed (a variance floor, so that a joint that barely
+  /// moves between strokes cannot give an unbounded t; the permutation test stays exact for any statistic).
+  public static let floorDegrees = 1.0
   public static let defaultPermutations = 1000
   public static let defaultSeed: UInt64 = 20_120_101
 
-  /// SPM of session `b` against `a` over every stroke kind and angle both have with 2 strokes or more.
+  /// SPM of session `b` against `a` over every stroke kind and angle both have with `minimumStrokes` or more.
   public init(
     _ a: SessionMetrics, _ b: SessionMetrics, alpha: Double = 0.05, permutations: Int = defaultPermutations,
     seed: UInt64 = defaultSeed
@@ -77,9 +85,12 @@ public struct CurveSPM: Sendable, Codable, Equatable {
       var a: NormalisedCurves
       var b: NormalisedCurves
       var units: [Int]  // each curve's stroke unit: A's strokes first, then B's
-      var x: [[Double]]
+      /// The curves less the pooled mean at each node (for precision), row after row, and their squares.
+      var x: [Double]
+      var x2: [Double]
       var sum: [Double]
       var sumSquares: [Double]
+      var count: Int { units.count }
     }
     var kinds: [(kind: String, units: Int, unitsA: Int, tests: [Test])] = []
     for kind in Set(a.keys).intersection(b.keys).sorted() {
@@ -89,22 +100,25 @@ public struct CurveSPM: Sendable, Codable, Equatable {
       var tests: [Test] = []
       for angle in Set(ca.keys).intersection(cb.keys).sorted() {
         let x = ca[angle]!, y = cb[angle]!
-        guard x.curves.count >= 2, y.curves.count >= 2, x.curves.count == x.strokes.count,
+        guard x.curves.count >= Self.minimumStrokes, y.curves.count >= Self.minimumStrokes, x.curves.count == x.strokes.count,
           y.curves.count == y.strokes.count
         else { continue }
         let all = x.curves + y.curves
         let n = NormalisedCurves.points
-        var sum = [Double](repeating: 0, count: n), squares = sum
-        for c in all {
+        let centre = (0..<n).map { i in all.reduce(0) { $0 + $1[i] } / Double(all.count) }
+        let flat = all.flatMap { c in (0..<n).map { c[$0] - centre[$0] } }
+        let squares = flat.map { $0 * $0 }
+        var sum = [Double](repeating: 0, count: n), sumSquares = sum
+        for k in 0..<all.count {
           for i in 0..<n {
-            sum[i] += c[i]
-            squares[i] += c[i] * c[i]
+            sum[i] += flat[k * n + i]
+            sumSquares[i] += squares[k * n + i]
           }
         }
         tests.append(
           Test(
-            angle: angle, a: x, b: y, units: x.strokes + y.strokes.map { $0 + unitsA }, x: all, sum: sum,
-            sumSquares: squares))
+            angle: angle, a: x, b: y, units: x.strokes + y.strokes.map { $0 + unitsA }, x: flat, x2: squares, sum: sum,
+            sumSquares: sumSquares))
       }
       if !tests.isEmpty { kinds.append((kind, unitsA + unitsB, unitsA, tests)) }
     }
@@ -115,34 +129,50 @@ public struct CurveSPM: Sendable, Codable, Equatable {
       return
     }
 
-    /// t at every node of one test with `isB` labelling its strokes' units.
-    func tCurve(_ test: Test, isB: [Bool]) -> [Double] {
+    let floorSquared = Self.floorDegrees * Self.floorDegrees
+    /// t at every node of one test with `isB` labelling its strokes' units (pooled-variance two-sample t,
+    /// the SD at least `floorDegrees`), into `t`; `sB`, `qB` are scratch of `points` values.
+    func tCurve(_ test: Test, isB: [Bool], into t: inout [Double], _ sB: inout [Double], _ qB: inout [Double]) {
       let n = NormalisedCurves.points
-      var sB = [Double](repeating: 0, count: n), qB = sB
+      for i in 0..<n {
+        sB[i] = 0
+        qB[i] = 0
+      }
       var nB = 0
-      for (k, c) in test.x.enumerated() where isB[test.units[k]] {
-        nB += 1
-        for i in 0..<n {
-          sB[i] += c[i]
-          qB[i] += c[i] * c[i]
+      test.x.withUnsafeBufferPointer { x in
+        test.x2.withUnsafeBufferPointer { x2 in
+          for k in 0..<test.count where isB[test.units[k]] {
+            nB += 1
+            let row = k * n
+            for i in 0..<n {
+              sB[i] += x[row + i]
+              qB[i] += x2[row + i]
+            }
+          }
         }
       }
-      let nA = test.x.count - nB
-      guard nA >= 2, nB >= 2 else { return [Double](repeating: 0, count: n) }
+      let nA = test.count - nB
+      guard nA >= 2, nB >= 2 else {
+        for i in 0..<n { t[i] = 0 }
+        return
+      }
       let fa = Double(nA), fb = Double(nB)
-      return (0..<n).map { i in
+      for i in 0..<n {
         let sA = test.sum[i] - sB[i], qA = test.sumSquares[i] - qB[i]
         let mA = sA / fa, mB = sB[i] / fb
-        let ss = max(0, qA - fa * mA * mA) + max(0, qB[i] - fb * mB * mB)
-        let sp = (ss / (fa + fb - 2)).squareRoot()
-        let se = sp * (1 / fa + 1 / fb).squareRoot()
-        return se > 1e-9 * max(1, abs(mA), abs(mB)) ? (mB - mA) / se : 0
+        let ss = max(0, qA - sA * mA) + max(0, qB[i] - sB[i] * mB)
+        let se = max(ss / (fa + fb - 2), floorSquared).squareRoot() * (1 / fa + 1 / fb).squareRoot()
+        t[i] = (mB - mA) / se
       }
     }
+    var t = [Double](repeating: 0, count: NormalisedCurves.points), sB = t, qB = t
     func maximum(_ labels: [[Bool]]) -> Double {
       var m = 0.0
       for (k, kind) in kinds.enumerated() {
-        for test in kind.tests { m = max(m, tCurve(test, isB: labels[k]).map(abs).max() ?? 0) }
+        for test in kind.tests {
+          tCurve(test, isB: labels[k], into: &t, &sB, &qB)
+          for v in t { m = max(m, abs(v)) }
+        }
       }
       return m
     }
@@ -162,7 +192,7 @@ public struct CurveSPM: Sendable, Codable, Equatable {
     var found: [SPMCluster] = []
     for (k, kind) in kinds.enumerated() {
       for test in kind.tests {
-        let t = tCurve(test, isB: observedLabels[k])
+        tCurve(test, isB: observedLabels[k], into: &t, &sB, &qB)
         let n = NormalisedCurves.points
         let contact = (test.a.contactPercent + test.b.contactPercent) / 2
         var s = 0

@@ -44,8 +44,9 @@ public struct SessionComparison: Sendable, Codable {
     var technique: [TechniqueDifference] = []
     var spm: [CurveSPM] = []
     if let base = sessions.first {
+      // The permutation tests, one per later session, on all cores (nothing in them throws).
+      spm = (try? parallelMap(Array(sessions.dropFirst())) { CurveSPM(base, $0) }) ?? []
       for s in sessions.dropFirst() {
-        spm.append(CurveSPM(base, s))
         func add(_ what: String, _ a: Double?, _ b: Double?, _ units: String) {
           guard let a, let b, a != b else { return }
           differences.append(Difference(session: s.session, what: what, baseline: a, value: b, units: units))

@@ -87,6 +87,17 @@ final class CompareSPMTests: XCTestCase {
     let (measured, summary) = try compare(1, 2, store: store, root: root, name: "compare")
     let (truth, _) = try compare(1, 2, store: truthStore, root: root, name: "compare-truth")
     print(summary)
+    // The player's own ball play against the truth's (the simulator's events for P1).
+    for (m, t) in zip(measured.sessions, truth.sessions) {
+      print(
+        "session \(m.session): own shots \(m.ball.hits) (true \(t.ball.hits)), landed \(m.ball.landings.count) (true \(t.ball.landings.count)), "
+          + String(format: "median speed %.2f (true %.2f) m/s, ", m.ball.medianSpeed ?? .nan, t.ball.medianSpeed ?? .nan)
+          + "errors \(m.ball.errors) (true \(t.ball.errors)), "
+          + String(format: "distance in play %.1f (true %.1f) m", m.inPlay.distanceInPlay, t.inPlay.distanceInPlay))
+      XCTAssertEqual(Double(m.ball.hits), Double(t.ball.hits), accuracy: max(1, 0.1 * Double(t.ball.hits)))
+      XCTAssertEqual(m.ball.medianSpeed ?? 0, t.ball.medianSpeed ?? 0, accuracy: 0.5)
+      XCTAssertEqual(Double(m.ball.errorCount), Double(t.ball.errorCount), accuracy: 1)
+    }
     let clusters = try XCTUnwrap(measured.spm.first).clusters
     let elbow = clusters.filter { $0.angle.hasPrefix("elbow_flexion") }
     XCTAssertFalse(elbow.isEmpty, "the elbow named:\n\(summary)")
