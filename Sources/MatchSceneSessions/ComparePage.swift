@@ -14,7 +14,13 @@ public enum ComparePage {
       .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
   }
 
-  static func f(_ v: Double) -> String { String(format: "%.1f", v) }
+  /// `v` to one decimal (as `%.1f`, without its cost: the page writes tens of thousands of coordinates).
+  static func f(_ v: Double) -> String {
+    guard v.isFinite else { return String(v) }
+    let tenths = Int((v * 10).rounded())
+    let magnitude = abs(tenths)
+    return "\(tenths < 0 ? "-" : "")\(magnitude / 10).\(magnitude % 10)"
+  }
 
   public static func render(_ c: SessionComparison) -> String {
     var body = ""
