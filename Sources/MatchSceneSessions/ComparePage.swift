@@ -1,4 +1,5 @@
 import Foundation
+import MatchSceneCore
 
 /// `compare.html`: the comparison as one self-contained page of inline SVG plots (no script library, no
 /// network). Each plot is `<svg class="plot" data-plot="<id>">` with the ids of `SessionComparison.plots`;
@@ -13,7 +14,13 @@ public enum ComparePage {
       .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
   }
 
-  static func f(_ v: Double) -> String { String(format: "%.1f", v) }
+  /// `v` to one decimal (as `%.1f`, without its cost: the page writes tens of thousands of coordinates).
+  static func f(_ v: Double) -> String {
+    guard v.isFinite else { return String(v) }
+    let tenths = Int((v * 10).rounded())
+    let magnitude = abs(tenths)
+    return "\(tenths < 0 ? "-" : "")\(magnitude / 10).\(magnitude % 10)"
+  }
 
   public static func render(_ c: SessionComparison) -> String {
     var body = ""
@@ -24,13 +31,25 @@ public enum ComparePage {
     body += "<pre id=\"summary\">\(escape(c.summary))</pre>\n"
     body += "<h2>Movement</h2>\n"
     body += figure("movement-distance", "Distance covered (m), hip midpoint at 10 Hz", bars(c.sessions.map(\.distanceCovered), labels: labels))
+    body += figure(
+      "movement-in-play", "Distance per rally in play (m), hip midpoint at 10 Hz from rally start to end; bar: mean",
+      strips(c.sessions.map(\.inPlay.distancePerRally), labels: labels, units: "m"))
     for (i, s) in c.sessions.enumerated() {
-      body += figure("heatmap-\(i + 1)", "Where \(s.track) stood, session \(labels[i]) (venue frame, 0.5 m cells)", heatmap(s.heatmap, colour: colour(i)))
+      let behind = s.inPlay.medianBehindEndLine.map { String(format: "; in rallies %.2f m behind the end line (median)", $0) } ?? ""
+      let spread = s.inPlay.lateralSpread.map { String(format: ", %.2f m side to side (IQR)", $0) } ?? ""
+      body += figure(
+        "heatmap-\(i + 1)", "Where \(s.track) stood, session \(labels[i]) (venue frame, 0.5 m cells, share of time seen)\(behind)\(spread)",
+        heatmap(s.heatmap))
     }
     body += "<h2>Ball</h2>\n"
-    body += figure("ball-speeds", "Ball speed after the player's hits (m/s); bar: mean", strips(c.sessions.map(\.shotSpeeds), labels: labels))
+    body += figure("ball-speeds", "Ball speed after the player's own hits in rallies (m/s); bar: mean", strips(c.sessions.map(\.ball.speeds), labels: labels, units: "m/s"))
+    body += figure(
+      "ball-errors", "The player's own errors: points lost by net, out, serve, missed",
+      groupedBars(
+        PlayerBall.errorKinds.map { kind in c.sessions.map { Double($0.ball.errors[kind] ?? 0) } }, names: PlayerBall.errorKinds,
+        labels: labels))
     for side in ["negative_x", "positive_x"] {
-      body += figure("bounces-\(side)", "Table bounces on the \(side) half after the player's hits (venue x, y)", bounceMap(c.sessions, side: side))
+      body += figure("bounces-\(side)", "Where the player's own shots landed on the \(side) half (their first bounce on the opponent's half; venue x, y)", bounceMap(c.sessions, side: side))
     }
     body += "<h2>Score</h2>\n"
     body += figure(
@@ -41,12 +60,22 @@ public enum ComparePage {
     for key in kinds {
       let parts = key.split(separator: "/").map(String.init)
       let curves = c.sessions.map { $0.technique[parts[0]]?[parts[1]] }
+      let clusters: [(session: Int64, permutations: Int, cluster: SPMCluster)] = c.spm.flatMap { r in
+        r.clusters.filter { $0.strokeKind == parts[0] && $0.angle == parts[1] }.map { (r.session, r.permutations, $0) }
+      }
       let notes = c.technique.filter { $0.strokeKind == parts[0] && $0.angle == parts[1] }.map { t in
         "session \(t.session): RMSE \(f(t.comparison.rmse))°, DTW \(f(t.comparison.dtw))°"
           + (t.comparison.cmc.map { String(format: ", CMC %.3f", $0) } ?? "")
-          + t.comparison.stretches.map { " · \($0.fromPercent)–\($0.toPercent) % (\($0.phase)) \(String(format: "%+.1f", $0.meanDifference))°" }.joined()
+          + clusters.filter { $0.session == t.session }.map { entry in
+            let c = entry.cluster
+            return " · SPM cluster \(c.fromPercent)–\(c.toPercent) % (\(c.phases.joined(separator: ", "))) "
+              + String(format: "%+.1f° (peak %+.1f°), p ", c.meanDifference, c.peakDifference)
+              + SessionComparison.pText(c.p, permutations: entry.permutations) + String(format: ", d %.1f", c.effectSize)
+          }.joined()
       }.joined(separator: "; ")
-      body += figure("technique-\(parts[0])-\(parts[1])", "\(parts[0]): \(parts[1]) (°) over the stroke. \(notes)", curvesPlot(curves))
+      body += figure(
+        "technique-\(parts[0])-\(parts[1])", "\(parts[0]): \(parts[1]) (°) over the stroke; shaded: SPM clusters. \(notes)",
+        curvesPlot(curves, clusters: clusters.map(\.cluster)))
     }
     return """
       <!DOCTYPE html>
@@ -103,7 +132,7 @@ public enum ComparePage {
     return (w, h, s)
   }
 
-  static func strips(_ values: [[Double]], labels: [String]) -> (width: Int, height: Int, content: String) {
+  static func strips(_ values: [[Double]], labels: [String], units: String) -> (width: Int, height: Int, content: String) {
     let w = 460, h = 220, top = 20.0, bottom = 190.0
     let maxValue = max(1, values.flatMap { $0 }.max() ?? 1)
     let slot = Double(w - 40) / Double(max(1, labels.count))
@@ -116,22 +145,39 @@ public enum ComparePage {
       }
       let mean = speeds.isEmpty ? 0 : speeds.reduce(0, +) / Double(speeds.count)
       let y = bottom - (bottom - top) * mean / maxValue
-      s += "<line x1=\"\(f(centre - slot * 0.35))\" y1=\"\(f(y))\" x2=\"\(f(centre + slot * 0.35))\" y2=\"\(f(y))\" stroke=\"\(colour(i))\" stroke-width=\"3\"><title>\(escape(labels[i])): mean \(f(mean)) m/s of \(speeds.count)</title></line>"
+      s += "<line x1=\"\(f(centre - slot * 0.35))\" y1=\"\(f(y))\" x2=\"\(f(centre + slot * 0.35))\" y2=\"\(f(y))\" stroke=\"\(colour(i))\" stroke-width=\"3\"><title>\(escape(labels[i])): mean \(f(mean)) \(units) of \(speeds.count)</title></line>"
     }
     return (w, h, s)
   }
 
-  static func heatmap(_ cells: [Double], colour: String) -> (width: Int, height: Int, content: String) {
+  /// Viridis (van der Walt & Smith 2015) at five stops: a colour scale read the same in grey and by
+  /// colour-blind readers.
+  static let viridis: [(Double, Double, Double)] = [
+    (68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37),
+  ]
+
+  /// `#rrggbb` of share `v` (0…1) on `viridis`.
+  static func scaleColour(_ v: Double) -> String {
+    let x = min(1, max(0, v)) * Double(viridis.count - 1)
+    let i = min(viridis.count - 2, Int(x)), t = x - Double(i)
+    let a = viridis[i], b = viridis[i + 1]
+    func c(_ p: Double, _ q: Double) -> Int { Int((p + (q - p) * t).rounded()) }
+    return String(format: "#%02x%02x%02x", c(a.0, b.0), c(a.1, b.1), c(a.2, b.2))
+  }
+
+  static func heatmap(_ cells: [Double]) -> (width: Int, height: Int, content: String) {
     typealias H = SessionMetrics.Heatmap
-    let scale = 18.0
-    let w = Int(Double(H.columns) * scale), h = Int(Double(H.rows) * scale)
+    let scale = 18.0, legend = 34.0
+    let w = Int(Double(H.columns) * scale), mapHeight = Double(H.rows) * scale
+    let h = Int(mapHeight + legend)
     let peak = max(1e-9, cells.max() ?? 1)
     var s = ""
     for r in 0..<H.rows {
       for c in 0..<H.columns where cells[r * H.columns + c] > 0 {
         // Rows drawn with +y up.
+        let share = cells[r * H.columns + c]
         s += "<rect x=\"\(f(Double(c) * scale))\" y=\"\(f(Double(H.rows - 1 - r) * scale))\" width=\"\(f(scale))\" height=\"\(f(scale))\" "
-          + "fill=\"\(colour)\" fill-opacity=\"\(String(format: "%.3f", cells[r * H.columns + c] / peak))\"/>"
+          + "fill=\"\(scaleColour(share / peak))\"><title>\(String(format: "%.1f", share * 100)) % of the time</title></rect>"
       }
     }
     // The table, 2.74 × 1.525 m about the origin, and the net.
@@ -140,6 +186,14 @@ public enum ComparePage {
     let netX = -H.x.lowerBound * perMetre
     s += "<rect x=\"\(f(x0))\" y=\"\(f(y0))\" width=\"\(f(2.74 * perMetre))\" height=\"\(f(1.525 * perMetre))\" fill=\"none\" stroke=\"#333\"/>"
     s += "<line x1=\"\(f(netX))\" y1=\"\(f(y0))\" x2=\"\(f(netX))\" y2=\"\(f(y0 + 1.525 * perMetre))\" stroke=\"#333\"/>"
+    // The colour scale: share of the time seen, 0 to the busiest cell.
+    let steps = 20, barWidth = Double(w) * 0.5, x1 = Double(w) * 0.12, y1 = mapHeight + 6
+    for k in 0..<steps {
+      s += "<rect class=\"colour-scale\" x=\"\(f(x1 + barWidth * Double(k) / Double(steps)))\" y=\"\(f(y1))\" width=\"\(f(barWidth / Double(steps) + 0.5))\" "
+        + "height=\"10\" fill=\"\(scaleColour((Double(k) + 0.5) / Double(steps)))\"/>"
+    }
+    s += "<text x=\"\(f(x1 - 4))\" y=\"\(f(y1 + 9))\" font-size=\"10\" text-anchor=\"end\">0 %</text>"
+    s += "<text x=\"\(f(x1 + barWidth + 4))\" y=\"\(f(y1 + 9))\" font-size=\"10\">\(String(format: "%.1f", peak * 100)) % of the time (busiest cell)</text>"
     return (w, h, s)
   }
 
@@ -149,14 +203,14 @@ public enum ComparePage {
     let xLow = side == "negative_x" ? -1.37 : 0.0
     var s = "<rect x=\"\(f(margin))\" y=\"\(f(margin))\" width=\"\(f(1.37 * scale))\" height=\"\(f(1.525 * scale))\" fill=\"#2a6f4e\" fill-opacity=\"0.15\" stroke=\"#333\"/>"
     for (i, m) in sessions.enumerated() {
-      for b in m.bounces where b.side == side && b.byPlayer {
+      for b in m.ball.landings where TableSide(x: b.x).rawValue == side {
         s += "<circle cx=\"\(f(margin + (b.x - xLow) * scale))\" cy=\"\(f(margin + (0.7625 - b.y) * scale))\" r=\"3\" fill=\"\(colour(i))\" fill-opacity=\"0.7\"/>"
       }
     }
     return (w, h, s)
   }
 
-  static func curvesPlot(_ curves: [NormalisedCurves?]) -> (width: Int, height: Int, content: String) {
+  static func curvesPlot(_ curves: [NormalisedCurves?], clusters: [SPMCluster] = []) -> (width: Int, height: Int, content: String) {
     let w = 460, h = 240, left = 40.0, right = 450.0, top = 10.0, bottom = 215.0
     let present = curves.compactMap { $0 }
     let low = present.flatMap { c in zip(c.mean, c.sd).map { $0 - $1 } }.min() ?? 0
@@ -165,6 +219,11 @@ public enum ComparePage {
     func x(_ i: Int) -> Double { left + (right - left) * Double(i) / Double(NormalisedCurves.points - 1) }
     func y(_ v: Double) -> Double { bottom - (bottom - top) * (v - low) / span }
     var s = "<line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(right)\" y2=\"\(bottom)\" stroke=\"#444\"/>"
+    for c in clusters {
+      s += "<rect class=\"spm-cluster\" x=\"\(f(x(c.fromPercent)))\" y=\"\(top)\" width=\"\(f(max(1, x(c.toPercent) - x(c.fromPercent))))\" "
+        + "height=\"\(bottom - top)\" fill=\"#f2c200\" fill-opacity=\"0.25\"><title>\(escape(c.phases.joined(separator: ", "))) "
+        + "\(String(format: "%+.1f°, p %.3f", c.meanDifference, c.p))</title></rect>"
+    }
     s += "<text x=\"\(left)\" y=\"\(bottom + 18)\" font-size=\"10\">0 %</text><text x=\"\(right - 30)\" y=\"\(bottom + 18)\" font-size=\"10\">100 %</text>"
     s += "<text x=\"2\" y=\"\(f(top + 8))\" font-size=\"10\">\(f(high))°</text><text x=\"2\" y=\"\(f(bottom))\" font-size=\"10\">\(f(low))°</text>"
     for (i, c) in curves.enumerated() {

@@ -11,11 +11,24 @@ public struct NormalisedCurves: Sendable, Codable, Equatable {
   public var count: Int
   /// Mean share of the stroke at contact, percent.
   public var contactPercent: Double
+  /// Share of the stroke where the forward swing starts, percent, when the curves are registered at the
+  /// four landmarks (`registered`); nil for curves normalised from backswing start to follow-through end.
+  public var forwardSwingPercent: Double?
+  /// The single strokes' curves (not written to compare.json): what `CurveSPM` tests.
+  public var curves: [[Double]] = []
+  /// For each of `curves`, the stroke's index among the session's strokes of its kind, so that a
+  /// permutation test moves a stroke's angles together.
+  public var strokes: [Int] = []
 
-  /// Averages `curves` (each already resampled to `points`).
-  public init?(_ curves: [[Double]], contactPercents: [Double]) {
+  enum CodingKeys: String, CodingKey { case mean, sd, count, contactPercent, forwardSwingPercent }
+
+  /// Averages `curves` (each already resampled to `points`); `strokes` numbers them (default 0, 1, …).
+  public init?(_ curves: [[Double]], contactPercents: [Double], forwardSwingPercent: Double? = nil, strokes: [Int]? = nil) {
     guard !curves.isEmpty else { return nil }
     count = curves.count
+    self.curves = curves
+    self.strokes = strokes ?? Array(curves.indices)
+    self.forwardSwingPercent = forwardSwingPercent
     mean = (0..<Self.points).map { i in curves.reduce(0) { $0 + $1[i] } / Double(curves.count) }
     sd = (0..<Self.points).map { i in
       guard curves.count > 1 else { return 0 }
@@ -101,7 +114,8 @@ public struct CurveComparison: Sendable, Codable, Equatable {
           let at = s + part.firstIndex(of: peak)! - part.startIndex
           out.append(
             Stretch(
-              fromPercent: s, toPercent: i - 1, phase: Self.phase(percent: Double(at), contact: contact),
+              fromPercent: s, toPercent: i - 1,
+              phase: Self.phase(percent: Double(at), contact: contact, forwardSwing: a.forwardSwingPercent),
               meanDifference: part.reduce(0, +) / Double(part.count), peakDifference: peak))
         }
         start = nil
@@ -110,10 +124,12 @@ public struct CurveComparison: Sendable, Codable, Equatable {
     stretches = out
   }
 
-  static func phase(percent: Double, contact: Double) -> String {
+  /// The phase at `percent` of the stroke: within 3 % of contact `contact`, after it `follow-through`,
+  /// before it `forward swing` from `forwardSwing` on (half-way to contact when unknown), else `backswing`.
+  static func phase(percent: Double, contact: Double, forwardSwing: Double? = nil) -> String {
     if abs(percent - contact) <= 3 { return "contact" }
     if percent > contact { return "follow-through" }
-    return percent < contact / 2 ? "backswing" : "forward swing"
+    return percent < (forwardSwing ?? contact / 2) ? "backswing" : "forward swing"
   }
 
   /// CMC = √(1 − [Σ_g Σ_f (Y_gf − Ȳ_f)² / (F(G − 1))] / [Σ_g Σ_f (Y_gf − Ȳ)² / (FG − 1)]).

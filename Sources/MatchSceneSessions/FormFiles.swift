@@ -12,13 +12,44 @@ public enum FormFiles {
     public var backswingStartFrame: Int
     public var contactFrame: Int
     public var followThroughEndFrame: Int
+    /// The four landmarks to a fraction of a frame, when the form analysis wrote them.
+    public var landmarks: Landmarks?
+    /// Height of the racket hand at contact above the floor, metres, and its speed then, m/s.
+    public var contactHeight: Double?
+    public var handSpeedAtContact: Double?
 
-    public init(track: String, kind: String, backswingStartFrame: Int, contactFrame: Int, followThroughEndFrame: Int) {
+    public init(
+      track: String, kind: String, backswingStartFrame: Int, contactFrame: Int, followThroughEndFrame: Int,
+      landmarks: Landmarks? = nil
+    ) {
       self.track = track
       self.kind = kind
       self.backswingStartFrame = backswingStartFrame
       self.contactFrame = contactFrame
       self.followThroughEndFrame = followThroughEndFrame
+      self.landmarks = landmarks
+    }
+  }
+
+  /// A stroke's landmarks as `strokes.json` holds them (the form analysis's `StrokeLandmarks`), fractional
+  /// frames of `angles.csv`.
+  public struct Landmarks: Sendable, Codable, Equatable {
+    public var backswingStart: Double
+    public var forwardSwingStart: Double
+    public var contact: Double
+    public var followThroughEnd: Double
+
+    public init(backswingStart: Double, forwardSwingStart: Double, contact: Double, followThroughEnd: Double) {
+      self.backswingStart = backswingStart
+      self.forwardSwingStart = forwardSwingStart
+      self.contact = contact
+      self.followThroughEnd = followThroughEnd
+    }
+
+    /// In time order; nil unless strictly increasing.
+    public var ordered: [Double]? {
+      let l = [backswingStart, forwardSwingStart, contact, followThroughEnd]
+      return l[0] < l[1] && l[1] < l[2] && l[2] < l[3] && l.allSatisfy(\.isFinite) ? l : nil
     }
   }
 

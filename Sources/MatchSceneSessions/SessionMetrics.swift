@@ -27,18 +27,26 @@ public struct SessionMetrics: Sendable, Codable, Equatable {
   public var secondsSeen: Double
   /// Share of the seen time in each cell of `Heatmap.grid` (row-major, y then x).
   public var heatmap: [Double]
+  /// Movement while the ball was in play (rally start to end).
+  public var inPlay: RallyMovement
   // Ball
   /// Ball speeds after this player's hits, m/s.
   public var shotSpeeds: [Double]
+  /// Every table bounce of the session (both players' shots); `byPlayer` marks this player's.
   public var bounces: [Bounce]
+  /// This player's own shots in rallies: speeds, where they landed, errors.
+  public var ball: PlayerBall
   // Score
   public var rallies: Int
   public var meanRallySeconds: Double?
   public var meanHitsPerRally: Double?
   public var pointsWon: Int?
   public var pointsLost: Int?
-  // Technique: stroke kind → angle → mean curve (only when the session has strokes.json and angles.csv).
+  // Technique: stroke kind → angle → mean curve (only when the session has strokes.json and angles.csv),
+  // registered at the strokes' four landmarks when strokes.json has them.
   public var technique: [String: [String: NormalisedCurves]]
+  /// Per stroke kind, the spread of the strokes at contact (`StrokeConsistency`).
+  public var consistency: [StrokeConsistency]
 
   /// The heat map's cells: 0.5 m squares over x −6…6 m, y −4…4 m of the venue.
   public enum Heatmap {
@@ -67,19 +75,22 @@ public struct SessionMetrics: Sendable, Codable, Equatable {
     distanceCovered = 0
     secondsSeen = 0
     heatmap = [Double](repeating: 0, count: Heatmap.columns * Heatmap.rows)
+    var hips: [(frame: Int, position: SIMD3<Double>?)] = []
+    let step = max(1, Int((motion.fps / 10).rounded()))
     if let t = motion.trackIndex(track), let l = motion.skeleton.index(of: .leftHip),
       let r = motion.skeleton.index(of: .rightHip)
     {
       let tr = motion.tracks[t]
-      let step = max(1, Int((motion.fps / 10).rounded()))
       var previous: SIMD3<Double>?
       var seen = 0
       for frame in stride(from: tr.firstFrame, to: tr.firstFrame + tr.frameCount, by: step) {
         guard let a = tr.position(joint: l, frame: frame), let b = tr.position(joint: r, frame: frame) else {
           previous = nil
+          hips.append((frame, nil))
           continue
         }
         let p = venueFromWorld.apply((a + b) / 2)
+        hips.append((frame, p))
         if let q = previous { distanceCovered += ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() }
         previous = p
         seen += 1
@@ -120,6 +131,16 @@ public struct SessionMetrics: Sendable, Codable, Equatable {
     }
     shotSpeeds = speeds
     self.bounces = bounces
+    ball = PlayerBall(stored.events, track: track, venueFromWorld: venueFromWorld)
+    var windows: [ClosedRange<Int>] = [], open: Int?
+    for e in stored.events {
+      if e.type == .rallyStart { open = e.frame }
+      if e.type == .rallyEnd, let start = open, e.frame >= start {
+        windows.append(start...e.frame)
+        open = nil
+      }
+    }
+    inPlay = RallyMovement(hips: hips, rallies: windows, step: step, fps: motion.fps)
     rallies = rallyStarts.count
     meanRallySeconds = rallySeconds.isEmpty ? nil : rallySeconds.reduce(0, +) / Double(rallySeconds.count)
     meanHitsPerRally = hitsPerRally.isEmpty ? nil : Double(hitsPerRally.reduce(0, +)) / Double(hitsPerRally.count)
@@ -128,25 +149,56 @@ public struct SessionMetrics: Sendable, Codable, Equatable {
 
     // Technique.
     technique = [:]
+    consistency = []
     if let strokesData = stored.documents["strokes.json"], let anglesData = stored.documents["angles.csv"] {
+      technique = try Self.technique(strokes: strokesData, angles: anglesData, track: track, session: s.id)
       let strokes = try FormFiles.strokes(strokesData, session: s.id).filter { $0.track == track }
-      let angles = FormFiles.angles(anglesData, track: track)
+      consistency = StrokeConsistency.of(technique, strokes: strokes)
+    }
+  }
+
+  /// Stroke kind → angle → the strokes' curves of `track` from the form analysis's `strokes.json` and
+  /// `angles.csv`: registered at the strokes' four landmarks when every stroke of the kind has them, else
+  /// normalised linearly from backswing start to follow-through end (files written before landmarks).
+  /// - Throws: `SessionStoreError.corrupt` naming session `session` when strokes.json is not one.
+  public static func technique(strokes strokesData: Data, angles anglesData: Data, track: String, session: Int64) throws
+    -> [String: [String: NormalisedCurves]]
+  {
+    var technique: [String: [String: NormalisedCurves]] = [:]
+    let strokes = try FormFiles.strokes(strokesData, session: session).filter { $0.track == track }
+    let angles = FormFiles.angles(anglesData, track: track)
       for kind in Set(strokes.map(\.kind)) {
-        let ofKind = strokes.filter { $0.kind == kind && $0.followThroughEndFrame > $0.backswingStartFrame + 2 }
-        var perAngle: [String: NormalisedCurves] = [:]
-        for (angle, values) in angles {
-          var curves: [[Double]] = [], contacts: [Double] = []
-          for stroke in ofKind {
+      let ofKind = strokes.filter { $0.kind == kind && $0.followThroughEndFrame > $0.backswingStartFrame + 2 }
+      // Registered at the four landmarks when every stroke of the kind has them, else normalised
+      // linearly from backswing start to follow-through end (files written before landmarks existed).
+      let landmarks = ofKind.compactMap { $0.landmarks?.ordered }
+      let registered = !ofKind.isEmpty && landmarks.count == ofKind.count
+      var perAngle: [String: NormalisedCurves] = [:]
+      for (angle, values) in angles {
+        var curves: [[Double]] = [], contacts: [Double] = [], numbers: [Int] = []
+        for (number, stroke) in ofKind.enumerated() {
+          if registered {
+            guard let curve = NormalisedCurves.registered(values, landmarks: landmarks[number]) else { continue }
+            curves.append(curve)
+            contacts.append(NormalisedCurves.registeredContactPercent)
+          } else {
             let frames = stroke.backswingStartFrame...stroke.followThroughEndFrame
             guard let curve = NormalisedCurves.resample(values, frames: frames) else { continue }
             curves.append(curve)
             contacts.append(
               100 * Double(stroke.contactFrame - stroke.backswingStartFrame) / Double(frames.count - 1))
           }
-          if let c = NormalisedCurves(curves, contactPercents: contacts) { perAngle[angle] = c }
+          numbers.append(number)
         }
-        if !perAngle.isEmpty { technique[kind] = perAngle }
+        if let c = NormalisedCurves(
+          curves, contactPercents: contacts,
+          forwardSwingPercent: registered ? NormalisedCurves.registeredForwardSwingPercent : nil, strokes: numbers)
+        {
+          perAngle[angle] = c
+        }
       }
+      if !perAngle.isEmpty { technique[kind] = perAngle }
     }
+    return technique
   }
 }

@@ -59,7 +59,9 @@ public struct Technique: Sendable, Equatable {
       throw fail("backswing_time", "must lie in 0.08…0.3 s, got \(backswingTime)")
     }
     for (k, d) in deviations.enumerated() {
-      guard d.stroke >= 1 else { throw fail("deviations[\(k + 1)].stroke", "must be 1 or more, got \(d.stroke)") }
+      guard d.stroke >= 1 || d.stroke == StrokeDeviation.everyStroke else {
+        throw fail("deviations[\(k + 1)].stroke", "must be 1 or more (0: every stroke), got \(d.stroke)")
+      }
       guard d.degrees.isFinite, abs(d.degrees) <= 90 else {
         throw fail("deviations[\(k + 1)].degrees", "must lie in −90…90°, got \(d.degrees)")
       }

@@ -18,8 +18,13 @@ public enum RacketArmJoint: String, Sendable, Codable, CaseIterable {
 /// shoulder elevation and plane of elevation in the thorax frame): the arm is rotated rigidly so that
 /// exactly that angle changes by `degrees` at contact and the bone lengths stay.
 public struct StrokeDeviation: Sendable, Equatable, Codable {
-  /// 1-based number of the stroke among the player's strokes, in time order (as in `truth/strokes.json`).
+  /// 1-based number of the stroke among the player's strokes, in time order (as in `truth/strokes.json`);
+  /// `everyStroke` (0) for all of them (a changed technique rather than one stroke's error).
   public var stroke: Int
+  public static let everyStroke = 0
+
+  /// Whether it changes the player's `number`th stroke (1-based).
+  func changes(stroke number: Int) -> Bool { stroke == Self.everyStroke || stroke == number }
   public var joint: RacketArmJoint
   /// Positive: more elbow flexion, higher upper arm, upper arm further forward.
   public var degrees: Double
@@ -82,8 +87,8 @@ struct DeviationSchedule {
 
   /// `deviations` placed on the player's hits (in time order); numbers beyond the hits are ignored.
   init(_ deviations: [StrokeDeviation], hitTimes: [Double]) {
-    for d in deviations where d.stroke >= 1 && d.stroke <= hitTimes.count {
-      items.append((hitTimes[d.stroke - 1], d))
+    for d in deviations {
+      for (k, time) in hitTimes.enumerated() where d.changes(stroke: k + 1) { items.append((time, d)) }
     }
   }
 
@@ -102,8 +107,8 @@ extension SimulatedStroke {
     var out = strokes
     for (p, config) in players.enumerated() where !config.technique.deviations.isEmpty {
       let mine = out.indices.filter { out[$0].track == "P\(p + 1)" }
-      for d in config.technique.deviations where d.stroke >= 1 && d.stroke <= mine.count {
-        out[mine[d.stroke - 1]].deviation = d
+      for d in config.technique.deviations {
+        for (k, index) in mine.enumerated() where d.changes(stroke: k + 1) { out[index].deviation = d }
       }
     }
     return out

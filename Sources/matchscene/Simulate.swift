@@ -74,7 +74,7 @@ struct Simulate: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "A known technique error at contact, e.g. P1:3:elbow=20 (P1's 3rd stroke, 20° more elbow flexion); repeatable; written to truth/strokes.json.",
+      "A known technique error at contact, e.g. P1:3:elbow=20 (P1's 3rd stroke, 20° more elbow flexion) or P1:all:elbow=5 (every stroke of P1's); repeatable; written to truth/strokes.json.",
       valueName: "player:stroke:joint=degrees"))
   var deviation: [String] = []
 

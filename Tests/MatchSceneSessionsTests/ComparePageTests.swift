@@ -22,10 +22,11 @@ final class ComparePageTests: XCTestCase {
     let page = dir.appendingPathComponent("cmp")
     let run = try runMatchScene(["compare", "--player", "Ana", "--last", "10", "-o", page.path, "--store", store])
     XCTAssertEqual(run.status, 0, run.stderr)
-    XCTAssertTrue(run.stdout.contains("elbow_flexion differs by +"), run.stdout)
+    XCTAssertTrue(run.stdout.contains("forehand elbow_flexion +") && run.stdout.contains("(follow-through)"), run.stdout)
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: page.appendingPathComponent("compare.json"))) as? [String: Any]
     let plots = try XCTUnwrap(json?["plots"] as? [String])
-    XCTAssertEqual(plots.count, 9, "distance, speeds, score, 2 heat maps, 2 bounce maps, 2 technique plots: \(plots)")
+    XCTAssertEqual(
+      plots.count, 11, "distance, distance per rally, speeds, errors, score, 2 heat maps, 2 bounce maps, 2 technique plots: \(plots)")
 
     let aa = try runMatchScene(["compare", "1", "1", "-o", dir.appendingPathComponent("aa").path, "--store", store])
     XCTAssertEqual(aa.status, 0, aa.stderr)

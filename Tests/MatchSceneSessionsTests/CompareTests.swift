@@ -35,7 +35,17 @@ final class CompareTests: XCTestCase {
     XCTAssertEqual(shoulder.comparison.stretches, [], "the unchanged angle")
     XCTAssertGreaterThan(try XCTUnwrap(shoulder.comparison.cmc), 0.95)
     print(comparison.summary)
-    XCTAssertTrue(comparison.summary.contains("forehand elbow_flexion differs by +"), comparison.summary)
+    // SPM over both angles: one cluster, the elbow over the follow-through, of the right size.
+    let spm = try XCTUnwrap(comparison.spm.first)
+    XCTAssertEqual(spm.curvesTested, 2)
+    XCTAssertEqual(spm.clusters.count, 1, "\(spm.clusters)")
+    let cluster = try XCTUnwrap(spm.clusters.first)
+    XCTAssertEqual(cluster.angle, "elbow_flexion")
+    XCTAssertEqual(cluster.phase, "follow-through")
+    XCTAssertEqual(cluster.meanDifference, 8, accuracy: 1.5)
+    XCTAssertEqual(Double(cluster.fromPercent), 70, accuracy: 4)
+    XCTAssertLessThanOrEqual(cluster.p, 0.001)
+    XCTAssertTrue(comparison.summary.contains("forehand elbow_flexion +"), comparison.summary)
     XCTAssertTrue(comparison.summary.contains("(follow-through)"), comparison.summary)
     XCTAssertTrue(comparison.plots.contains("technique-forehand-elbow_flexion"))
 
@@ -44,6 +54,43 @@ final class CompareTests: XCTestCase {
     XCTAssertEqual(same.differences, [])
     XCTAssertTrue(same.technique.allSatisfy { $0.comparison.rmse == 0 && $0.comparison.cmc == 1 && $0.comparison.dtw == 0 })
     XCTAssertTrue(same.summary.hasSuffix("no differences"))
+    XCTAssertEqual(same.spm.first?.clusters, [])
+  }
+
+  /// SPM's family-wise error: 20 pairs of sessions of the same technique (12 strokes each, 2° noise per
+  /// frame on two angles) give a cluster in at most 4 (α = 0.05: 1 expected); the threshold is the same
+  /// on every run (seeded permutations).
+  func testSPMFamilyWiseErrorOnUnchangedTechnique() throws {
+    func metrics(_ seed: UInt64, session: Int64) throws -> [String: [String: NormalisedCurves]] {
+      let files = techniqueFiles(seed: seed)
+      return try SessionMetrics.technique(
+        strokes: Data(files["strokes.json"]!.utf8), angles: Data(files["angles.csv"]!.utf8), track: "P1", session: session)
+    }
+    var withCluster = 0
+    for pair in 0..<20 {
+      let a = try metrics(UInt64(1000 + 2 * pair), session: 1), b = try metrics(UInt64(1001 + 2 * pair), session: 2)
+      let spm = CurveSPM(a, b, baseline: 1, session: 2, permutations: 500)
+      if !spm.clusters.isEmpty { withCluster += 1 }
+      if pair == 0 {
+        XCTAssertEqual(spm, CurveSPM(a, b, baseline: 1, session: 2, permutations: 500), "seeded: the same every run")
+      }
+    }
+    print("pairs with a cluster: \(withCluster) of 20")
+    XCTAssertLessThanOrEqual(withCluster, 4)
+  }
+
+  /// Landmark registration: a stroke whose phases last 12, 8 and 20 frames puts its forward swing start at
+  /// 30 % and contact at 50 %, with frames interpolated linearly between.
+  func testRegisteredCurvesPutTheLandmarksAtFixedSamples() throws {
+    let values = Dictionary(uniqueKeysWithValues: (100...140).map { ($0, Double($0)) })
+    let curve = try XCTUnwrap(NormalisedCurves.registered(values, landmarks: [100.5, 112.5, 120.5, 140]))
+    XCTAssertEqual(curve.count, 101)
+    XCTAssertEqual(curve[0], 100.5, accuracy: 1e-9)
+    XCTAssertEqual(curve[30], 112.5, accuracy: 1e-9)
+    XCTAssertEqual(curve[50], 120.5, accuracy: 1e-9)
+    XCTAssertEqual(curve[100], 140, accuracy: 1e-9)
+    XCTAssertEqual(curve[40], 116.5, accuracy: 1e-9)
+    XCTAssertNil(NormalisedCurves.registered(values, landmarks: [100, 120, 110, 140]), "out of order")
   }
 
   /// CMC (Kadaba 1989) and DTW on known curves: an offset lowers CMC below 1 with DTW the offset; a time
