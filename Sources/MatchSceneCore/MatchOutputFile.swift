@@ -28,4 +28,6 @@ public enum MatchOutputFile: String, Sendable, CaseIterable {
   /// `matchscene form`'s strokes and joint angles.
   case strokes = "strokes.json"
   case angles = "angles.csv"
+  /// `matchscene form`'s scores, sub-scores and comments per stroke.
+  case form = "form.json"
 }

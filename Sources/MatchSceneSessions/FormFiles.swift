@@ -83,4 +83,24 @@ public enum FormFiles {
     }
     return out
   }
+
+  struct FormFile: Decodable {
+    struct Stroke: Decodable {
+      var track: String
+      var kind: String
+      var score: Double?
+    }
+    var strokes: [Stroke]
+  }
+
+  /// One track's form scores (0–100) per stroke kind from `form.json`, in stroke order; empty when the
+  /// file is not one (a session stored before `form.json` existed has none).
+  public static func scores(_ data: Data, track: String) -> [String: [Double]] {
+    guard let file = try? JSONDecoder().decode(FormFile.self, from: data) else { return [:] }
+    var out: [String: [Double]] = [:]
+    for s in file.strokes where s.track == track {
+      if let score = s.score, score.isFinite { out[s.kind, default: []].append(score) }
+    }
+    return out
+  }
 }

@@ -75,6 +75,11 @@ public struct SessionComparison: Sendable, Codable {
           add("\(c.strokeKind): median SD of the angles at contact", b.medianAngleSD, c.medianAngleSD, "°")
           add("\(c.strokeKind): SD of contact height", b.contactHeightSD, c.contactHeightSD, "m")
           add("\(c.strokeKind): SD of racket-hand speed at contact", b.handSpeedSD, c.handSpeedSD, "m/s")
+          add("\(c.strokeKind): median form score", b.formScoreMedian, c.formScoreMedian, "")
+          add(
+            "\(c.strokeKind): form scores' interquartile range",
+            b.formScoreUpperQuartile.flatMap { u in b.formScoreLowerQuartile.map { u - $0 } },
+            c.formScoreUpperQuartile.flatMap { u in c.formScoreLowerQuartile.map { u - $0 } }, "")
         }
         for (kind, angles) in s.technique.sorted(by: { $0.key < $1.key }) {
           for (angle, curves) in angles.sorted(by: { $0.key < $1.key }) {

@@ -21,7 +21,7 @@ public struct SessionInput: Sendable {
 
   /// Files kept whole when the folder has them (`strokes.json` and `angles.csv` come from the form analysis;
   /// `match.json` is written back by `sessions export`).
-  public static let documentFiles: [MatchOutput.File] = [.report, .manifest, .strokes, .angles]
+  public static let documentFiles: [MatchOutput.File] = [.report, .manifest, .strokes, .angles, .form]
   /// The names of `documentFiles`.
   public static var documentNames: [String] { documentFiles.map(\.rawValue) }
 

@@ -153,7 +153,8 @@ public struct SessionMetrics: Sendable, Codable, Equatable {
     if let strokesData = stored.documents["strokes.json"], let anglesData = stored.documents["angles.csv"] {
       technique = try Self.technique(strokes: strokesData, angles: anglesData, track: track, session: s.id)
       let strokes = try FormFiles.strokes(strokesData, session: s.id).filter { $0.track == track }
-      consistency = StrokeConsistency.of(technique, strokes: strokes)
+      let scores = stored.documents[MatchOutputFile.form.rawValue].map { FormFiles.scores($0, track: track) } ?? [:]
+      consistency = StrokeConsistency.of(technique, strokes: strokes, scores: scores)
     }
   }
 

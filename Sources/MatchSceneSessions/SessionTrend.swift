@@ -78,6 +78,7 @@ extension SessionComparison {
       measures.append(("\(kind): median SD of the angles at contact", "°", { of($0)?.medianAngleSD }))
       measures.append(("\(kind): SD of contact height", "m", { of($0)?.contactHeightSD }))
       measures.append(("\(kind): SD of racket-hand speed at contact", "m/s", { of($0)?.handSpeedSD }))
+      measures.append(("\(kind): median form score", "", { of($0)?.formScoreMedian }))
     }
     return measures.compactMap { name, units, value in
       let series = ordered.compactMap { m in value(m).flatMap { $0.isFinite ? SessionTrend.Point(session: m.session, date: m.date, value: $0) : nil } }

@@ -51,13 +51,17 @@ final class CompareSPMTests: XCTestCase {
     return (try JSONDecoder().decode(SessionComparison.self, from: data), run.stdout)
   }
 
-  func testUnchangedTechniqueGivesAtMostOneClusterOverFiveSeedPairs() throws {
+  /// Seed pairs of the unchanged-technique check: two in the suite (each pair is two 60 s matches through
+  /// the whole chain); `MATCHSCENE_SPM_PAIRS=5` runs the five of the acceptance.
+  static var nullPairs: Int { ProcessInfo.processInfo.environment["MATCHSCENE_SPM_PAIRS"].flatMap(Int.init) ?? 2 }
+
+  func testUnchangedTechniqueGivesAtMostOneClusterOverSeedPairs() throws {
     try requireTier(.integration)
     let root = try makeTemporaryFolder("matchscene-spm-null")
     defer { try? FileManager.default.removeItem(at: root) }
     let store = root.appendingPathComponent("sessions.sqlite").path
     var total = 0
-    for (k, seed) in (1...5).enumerated() {
+    for (k, seed) in (1...max(1, Self.nullPairs)).enumerated() {
       try addSession(seed: seed, date: "2026-10-0\(k + 1)", root: root, store: store)
       try addSession(seed: seed + 100, date: "2026-11-0\(k + 1)", root: root, store: store)
       let (c, summary) = try compare(2 * k + 1, 2 * k + 2, store: store, root: root, name: "compare\(seed)")
@@ -71,7 +75,7 @@ final class CompareSPMTests: XCTestCase {
       XCTAssertGreaterThan(spm.curvesTested, 0, summary)
       total += spm.clusters.count
     }
-    print("unchanged technique: \(total) significant clusters over 5 seed pairs")
+    print("unchanged technique: \(total) significant clusters over \(Self.nullPairs) seed pairs")
     XCTAssertLessThanOrEqual(total, 1)
   }
 

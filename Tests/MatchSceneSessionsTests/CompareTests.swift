@@ -57,6 +57,34 @@ final class CompareTests: XCTestCase {
     XCTAssertEqual(same.spm.first?.clusters, [])
   }
 
+  /// Form scores stored with a session (`form.json`) give each stroke kind's median and quartiles, and a
+  /// change of the median between sessions is listed.
+  func testFormScoreDistributionsAreComparedPerStrokeKind() throws {
+    let dir = try makeTemporaryFolder("sessions-compare-scores")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = try SessionStore(path: dir.appendingPathComponent("store.sqlite").path)
+    let match = try simulatedMatch(seed: 31, duration: 6)
+    let a = try store.add(
+      try SessionInput.read(
+        outputFolder: try writeOutputFolder(
+          match, to: dir.appendingPathComponent("a"), names: ["P1": "Ana"],
+          extraFiles: techniqueFiles(seed: 1, scores: [80, 85, 90, 95]))))
+    let b = try store.add(
+      try SessionInput.read(
+        outputFolder: try writeOutputFolder(
+          match, to: dir.appendingPathComponent("b"), names: ["P1": "Ana"],
+          extraFiles: techniqueFiles(seed: 2, scores: [60, 70]))))
+    let comparison = try SessionComparison(try store.comparisonEntries([a.id, b.id], player: "Ana"))
+    let first = try XCTUnwrap(comparison.sessions[0].consistency.first { $0.strokeKind == "forehand" })
+    // 12 strokes cycling 80, 85, 90, 95: three of each; median 87.5, quartiles 83.75 and 91.25 (type 7).
+    XCTAssertEqual(try XCTUnwrap(first.formScoreMedian), 87.5, accuracy: 1e-9)
+    XCTAssertEqual(try XCTUnwrap(first.formScoreLowerQuartile), 83.75, accuracy: 1e-9)
+    XCTAssertEqual(try XCTUnwrap(first.formScoreUpperQuartile), 91.25, accuracy: 1e-9)
+    let change = try XCTUnwrap(comparison.differences.first { $0.what == "forehand: median form score" })
+    XCTAssertEqual(change.baseline, 87.5, accuracy: 1e-9)
+    XCTAssertEqual(change.value, 65, accuracy: 1e-9)
+  }
+
   /// SPM's family-wise error: 20 pairs of sessions of the same technique (12 strokes each, 2° noise per
   /// frame on two angles) give a cluster in at most 4 (α = 0.05: 1 expected); the threshold is the same
   /// on every run (seeded permutations).
