@@ -69,28 +69,51 @@ public enum PlayerPoseRefinement {
     var last: Outcome?
     for _ in 0..<max(1, options.rounds) {
       let reconstructed = try Reconstructor(match: match, options: options.reconstruction).run(frames: frames)
-      var (points, observations) = options.evidence.sampleWithBall(match: match, motion: reconstructed.motion)
-      let keypointObservations = observations.count
-      guard !points.isEmpty else { return last }
-      let first = points.count
-      for anchor in anchors {
-        for click in anchor.clicks where match.cameras.indices.contains(click.camera) {
-          observations.append(
-            CalibrationObservation(camera: click.camera, point: points.count, pixel: click.pixel, weight: options.clickWeight))
-        }
-        points.append(anchor.world)
-      }
-      let adjusted = try CalibrationRefinement.refine(
-        cameras: match.cameras, points: points, observations: observations, options: options.adjustment)
-      let placed = Array(adjusted.points[first...])
-      guard let alignment = Similarity3.fit(from: placed, to: anchors.map(\.world)) else { return last }
-      let cameras = adjusted.cameras.map { alignment.apply($0) }
-      let residuals = zip(placed, anchors).map { length(alignment.apply($0.0) - $0.1.world) }
-      match.cameras = cameras
-      last = Outcome(
-        cameras: cameras, adjustment: adjusted, alignment: alignment, anchorResidualsM: residuals,
-        keypointObservations: keypointObservations)
+      let (points, observations) = options.evidence.sampleWithBall(match: match, motion: reconstructed.motion)
+      guard !points.isEmpty,
+        let outcome = try adjust(cameras: match.cameras, points: points, observations: observations, anchors: anchors, options: options)
+      else { return last }
+      match.cameras = outcome.cameras
+      last = outcome
     }
     return last
+  }
+
+  /// One adjustment: `cameras` and `points` refined on `observations` and the anchors' clicks together,
+  /// then the similarity taking the adjusted anchors onto their known positions applied to the cameras.
+  /// - Returns: nil when the anchors do not fix a similarity (fewer than three, or all on one line).
+  /// - Throws: `GeometryError` from the adjustment.
+  public static func adjust(
+    cameras: [Camera], points: [SIMD3<Double>], observations: [CalibrationObservation], anchors: [Anchor],
+    options: Options = .init()
+  ) throws -> Outcome? {
+    guard spanAPlane(anchors.map(\.world)) else { return nil }
+    var points = points, observations = observations
+    let keypointObservations = observations.count
+    let first = points.count
+    for anchor in anchors {
+      for click in anchor.clicks where cameras.indices.contains(click.camera) {
+        observations.append(
+          CalibrationObservation(camera: click.camera, point: points.count, pixel: click.pixel, weight: options.clickWeight))
+      }
+      points.append(anchor.world)
+    }
+    let adjusted = try CalibrationRefinement.refine(
+      cameras: cameras, points: points, observations: observations, options: options.adjustment)
+    let placed = Array(adjusted.points[first...])
+    guard let alignment = Similarity3.fit(from: placed, to: anchors.map(\.world)) else { return nil }
+    let residuals = zip(placed, anchors).map { length(alignment.apply($0.0) - $0.1.world) }
+    return Outcome(
+      cameras: adjusted.cameras.map { alignment.apply($0) }, adjustment: adjusted, alignment: alignment,
+      anchorResidualsM: residuals, keypointObservations: keypointObservations)
+  }
+
+  /// Whether the points fix a similarity: three or more, not all on one line.
+  static func spanAPlane(_ points: [SIMD3<Double>]) -> Bool {
+    guard points.count >= 3 else { return false }
+    let a = points[0]
+    guard let b = points.max(by: { length($0 - a) < length($1 - a) }), length(b - a) > 0 else { return false }
+    let axis = b - a
+    return points.contains { length(cross(axis, $0 - a)) > 1e-6 * dot(axis, axis) }
   }
 }
