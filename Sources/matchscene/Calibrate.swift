@@ -19,7 +19,9 @@ struct Calibrate: ParsableCommand {
       --table-corners FILE (the file locate-venue --corners reads: [cam01] corners = [[x, y] × 4], the same order \
       around the table in every camera, optionally net_posts = [[x, y] × 2]) places every camera in the venue frame \
       (origin on the floor below the table's centre, x along its length, z up); --board-images DIR (one image per \
-      camera of one board all cameras see at once) places them in the board's frame.
+      camera of one board all cameras see at once) places them in the board's frame. With --table-corners, --match \
+      FOLDER then refines every camera's pose jointly by a robust bundle adjustment over that match's reconstructed \
+      players (and ball), the table's clicked corners holding the venue frame and its scale.
       """)
 
   @Option(name: .shortAndLong, help: "Output folder for calibration.toml, calibration_report.json and rig.svg.")
@@ -43,6 +45,12 @@ struct Calibrate: ParsableCommand {
   @Option(help: "One image per camera of one board all cameras see at once, for the poses.")
   var boardImages: String?
 
+  @Option(help: "A match folder (calibration/ optional, pose/): with --table-corners, every camera's pose is then refined jointly on its players' keypoints, the table's corners holding the venue frame and scale.")
+  var match: String?
+
+  @Option(help: "The match's skeleton when its match.toml does not name it (coco17, body25b, …).")
+  var skeleton: String?
+
   @Option(help: "Sport, for the table's dimensions.")
   var sport: String = "table-tennis"
 
@@ -60,6 +68,7 @@ struct Calibrate: ParsableCommand {
 
   func validate() throws {
     if images == nil && intrinsics == nil { throw ValidationError("give --images (checkerboard images) or --intrinsics (an existing calibration)") }
+    if match != nil && tableCorners == nil { throw ValidationError("--match refines the poses the table's corners give: add --table-corners") }
     if tableCorners != nil && boardImages != nil { throw ValidationError("give --table-corners or --board-images, not both") }
     if (images != nil || boardImages != nil) && (board == nil || square == nil) {
       throw ValidationError("board images need --board COLUMNSxROWS (inner corners) and --square LENGTH")
@@ -92,10 +101,12 @@ struct Calibrate: ParsableCommand {
     inputs.videoEverySeconds = every
     inputs.tableCorners = tableCorners.map { URL(fileURLWithPath: $0) }
     inputs.boardImages = boardImages.map { URL(fileURLWithPath: $0) }
+    inputs.match = match.map { URL(fileURLWithPath: $0) }
+    inputs.matchSkeleton = skeleton
     let table = try SportSpec.builtIn(sport).tableGeometry()
     inputs.table = table
     let (cameras, report) = try CameraCalibration.run(inputs)
-    let readFrom = [images, intrinsics, tableCorners, boardImages].compactMap { $0 }.map { URL(fileURLWithPath: $0) }
+    let readFrom = [images, intrinsics, tableCorners, boardImages, match].compactMap { $0 }.map { URL(fileURLWithPath: $0) }
     try OutputFolder.replace(URL(fileURLWithPath: output), force: force, marker: "matchscene calibrate\n", inputs: readFrom) { staging in
       try CalibrationTOML.write(cameras, to: staging.appendingPathComponent("calibration.toml"))
       try report.json().write(to: staging.appendingPathComponent("calibration_report.json"))

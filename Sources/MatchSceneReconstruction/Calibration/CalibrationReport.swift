@@ -17,6 +17,25 @@ public struct CalibrationReport: Sendable, Codable {
     public var file: String?
     /// The camera's centre in the world, metres.
     public var centre: [Double]
+    /// With a match to refine on: how far the refinement moved the camera from the pose above (metres,
+    /// degrees) and its median keypoint residual after it, pixels.
+    public var refinedMoveM: Double?
+    public var refinedTurnDeg: Double?
+    public var refinedMedianPx: Double?
+  }
+
+  /// The joint refinement of every camera's pose on a match's players (`PlayerPoseRefinement`).
+  public struct PlayerRefinement: Sendable, Codable {
+    /// The match folder.
+    public var match: String
+    /// How the world frame and scale are fixed.
+    public var gauge: String
+    /// Keypoint and ball observations of the last round, and the clicked points' distances from their
+    /// known positions after the alignment, metres.
+    public var observations: Int
+    public var anchorResidualsM: [Double]
+    /// The scale the alignment applied to the adjusted rig (1: the scale the table's clicks gave).
+    public var scale: Double
   }
 
   public struct CameraEntry: Sendable, Codable {
@@ -41,11 +60,13 @@ public struct CalibrationReport: Sendable, Codable {
   /// What the world frame is.
   public var world: String
   public var cameras: [CameraEntry]
+  public var playerRefinement: PlayerRefinement?
 
-  public init(board: Board?, world: String, cameras: [CameraEntry]) {
+  public init(board: Board?, world: String, cameras: [CameraEntry], playerRefinement: PlayerRefinement? = nil) {
     self.board = board
     self.world = world
     self.cameras = cameras
+    self.playerRefinement = playerRefinement
   }
 
   /// The report as JSON (sorted keys, pretty-printed).
@@ -70,6 +91,11 @@ public struct CalibrationReport: Sendable, Codable {
       out += "  pose from \(e.source)"
       if let rms = e.rmsPx { out += String(format: ": %.2f px RMS", rms) }
       out += String(format: "; centre (%.3f, %.3f, %.3f) m\n", e.centre[0], e.centre[1], e.centre[2])
+      if let move = e.refinedMoveM, let turn = e.refinedTurnDeg {
+        out += String(format: "  refined on the players: moved %.1f cm, turned %.2f°", move * 100, turn)
+        if let median = e.refinedMedianPx { out += String(format: ", median residual %.2f px", median) }
+        out += "\n"
+      }
     }
     return out
   }

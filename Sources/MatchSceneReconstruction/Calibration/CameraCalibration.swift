@@ -2,6 +2,7 @@ import Foundation
 import MatchSceneBallFlight
 import MatchSceneCore
 import MatchSceneGeometry
+import MatchSceneIO
 
 /// A rig's calibration from its inputs, as `matchscene calibrate` runs it: intrinsics from checkerboard
 /// images (`IntrinsicsCalibration`) or taken from an existing calibration, then the poses from the table's
@@ -23,6 +24,11 @@ public enum CameraCalibration {
     public var table: TableGeometry?
     /// A folder with one image per camera of a board all cameras see at once (`BoardExtrinsics`).
     public var boardImages: URL?
+    /// A match folder whose players refine every camera's pose jointly after the table's corners placed
+    /// them (`PlayerPoseRefinement`), and its skeleton when match.toml does not name it.
+    public var match: URL?
+    public var matchSkeleton: String?
+    public var playerRefinement = PlayerPoseRefinement.Options()
     public init() {}
   }
 
@@ -52,6 +58,7 @@ public enum CameraCalibration {
       throw InputError(file: inputs.tableCorners?.path ?? inputs.boardImages?.path ?? ".", "no intrinsics: give checkerboard images (--images) or a calibration (--intrinsics)")
     }
     var extrinsics: [String: CalibrationReport.Extrinsics] = [:]
+    var refinementReport: CalibrationReport.PlayerRefinement?
     var world = "none: every camera at the origin, looking along +z (intrinsics only)"
     if let corners = inputs.tableCorners {
       guard let table = inputs.table else { throw InputError(file: corners.path, "the sport has no table to calibrate from") }
@@ -59,6 +66,9 @@ public enum CameraCalibration {
       for fit in fits {
         cameras[fit.camera.name] = fit.camera
         extrinsics[fit.camera.name] = .init(source: "table", rmsPx: fit.rmsPx, residualsPx: fit.residualsPx, file: corners.path, centre: array(fit.camera.center))
+      }
+      if let folder = inputs.match {
+        refinementReport = try refineOnPlayers(folder, fits: fits, cameras: &cameras, extrinsics: &extrinsics, inputs: inputs)
       }
       world = "venue: origin on the floor below the table's centre, x along its length, z up (metres)"
     } else if let folder = inputs.boardImages {
@@ -87,8 +97,55 @@ public enum CameraCalibration {
           name: name, imageSize: [c.imageSize.width, c.imageSize.height], fx: c.fx, fy: c.fy, cx: c.cx, cy: c.cy, distortion: c.distortion,
           intrinsicsSource: e.source, intrinsicsRMSPx: e.rms, images: e.images,
           extrinsics: extrinsics[name] ?? .init(source: "none", centre: array(c.center)))
-      })
+      }, playerRefinement: refinementReport)
     return (names.map { cameras[$0]! }, report)
+  }
+
+  /// Loads the match with the table-posed cameras and refines them on its players; the table's clicks
+  /// are the anchors.
+  static func refineOnPlayers(
+    _ folder: URL, fits: [TableExtrinsics.CameraFit], cameras: inout [String: Camera],
+    extrinsics: inout [String: CalibrationReport.Extrinsics], inputs: Inputs
+  ) throws -> CalibrationReport.PlayerRefinement {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("matchscene-calibrate-\(getpid())-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let posed = scratch.appendingPathComponent("calibration.toml")
+    try CalibrationTOML.write(cameras.keys.sorted().map { cameras[$0]! }, to: posed)
+    let loaded = try MatchFolder.load(folder, options: MatchFolderOptions(calibration: posed, skeleton: inputs.matchSkeleton))
+    let match = loaded.match
+    // One anchor per clicked venue point (the same model point in every camera).
+    var anchors: [PlayerPoseRefinement.Anchor] = []
+    for fit in fits {
+      guard let c = match.cameras.firstIndex(where: { $0.name == fit.camera.name }) else { continue }
+      for (world, pixel) in zip(fit.worldPoints, fit.pixels) {
+        let click = PlayerPoseRefinement.Anchor.Click(camera: c, pixel: pixel)
+        if let a = anchors.firstIndex(where: { length($0.world - world) < 1e-9 }) {
+          anchors[a].clicks.append(click)
+        } else {
+          anchors.append(.init(world: world, clicks: [click]))
+        }
+      }
+    }
+    guard let outcome = try PlayerPoseRefinement.refine(
+      match: match, anchors: anchors, frames: loaded.commonFrames, options: inputs.playerRefinement)
+    else {
+      throw InputError(file: folder.path, "nothing to refine the poses on: no person was reconstructed from two cameras with the table's poses")
+    }
+    for (c, refined) in outcome.cameras.enumerated() {
+      guard let before = cameras[refined.name] else { continue }
+      cameras[refined.name] = refined
+      let turn = refined.camFromWorld.rotation * before.camFromWorld.rotation.transposed
+      extrinsics[refined.name]?.source = "table+players"
+      extrinsics[refined.name]?.centre = array(refined.center)
+      extrinsics[refined.name]?.refinedMoveM = length(refined.center - before.center)
+      extrinsics[refined.name]?.refinedTurnDeg = length(turn.rodriguesVector) * 180 / .pi
+      extrinsics[refined.name]?.refinedMedianPx = outcome.adjustment.corrections[c].after.medianPx
+    }
+    return .init(
+      match: folder.path,
+      gauge: "bundle adjustment over the players' keypoints (Huber), then the similarity taking the adjusted table points onto the table's model",
+      observations: outcome.keypointObservations, anchorResidualsM: outcome.anchorResidualsM, scale: outcome.alignment.scale)
   }
 
   static func array(_ v: SIMD3<Double>) -> [Double] { [v.x, v.y, v.z] }

@@ -41,6 +41,9 @@ public enum TableExtrinsics {
     public var camera: Camera
     public var rmsPx: Double
     public var residualsPx: [Double]
+    /// The clicked points in the venue frame (corners, then net posts) and their pixels, in click order.
+    public var worldPoints: [SIMD3<Double>] = []
+    public var pixels: [SIMD2<Double>] = []
   }
 
   /// Reads a corners file.
@@ -110,7 +113,7 @@ public enum TableExtrinsics {
       guard let r = CameraPose.solve(camera: pair.1, world: world, pixels: pixels) else { return nil }
       // The camera looks at the table's top: it is above it.
       guard r.camera.center.z > table.surfaceHeight else { return nil }
-      return CameraFit(camera: r.camera, rmsPx: r.rmsPx, residualsPx: r.residualsPx)
+      return CameraFit(camera: r.camera, rmsPx: r.rmsPx, residualsPx: r.residualsPx, worldPoints: world, pixels: pixels)
     }
     var best: (cost: Double, fits: [CameraFit])?
     for order in orders {
