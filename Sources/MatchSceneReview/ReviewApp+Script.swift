@@ -829,7 +829,8 @@ extension ReviewApp {
       function drawVideo() {
         if (!video) return;
         const el = video.element, want = Math.max(0, now + (video.spec.offset || 0));
-        if (el.readyState >= 1 && Math.abs(el.currentTime - want) > 0.5 / fps) el.currentTime = want;
+        // Before its metadata has loaded this sets the video's start position, so it opens on the clock too.
+        if (Math.abs(el.currentTime - want) > 0.5 / fps) el.currentTime = want;
         const canvas = $("videoOverlay");
         const W = canvas.clientWidth, H = canvas.clientHeight;
         if (canvas.width !== W || canvas.height !== H) { canvas.width = W; canvas.height = H; }
