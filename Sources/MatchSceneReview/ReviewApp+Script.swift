@@ -326,7 +326,7 @@ extension ReviewApp {
       let mixer = null, action = null, base = null, offset = 0, duration = 0, fps = data.fps || 50;
       let playing = true, speed = 1, loop = false, range = null, mode = "orbit", camera = null, now = 0, floorY = 0;
       const cameras = [], people = [], hidden = new Set(), trail = [];
-      let ball = null, ballTracks = null, followLast = null;
+      let ball = null, ballTracks = null, followLast = null, motion = null;
       window.matchscene = { ready: false, THREE, scene, renderer };
 
       /// Seconds of match time ↔ time in the base animation (the whole match).
@@ -334,6 +334,7 @@ extension ReviewApp {
       function setTime(t) {
         now = Math.min(offset + duration, Math.max(offset, t));
         if (action) { action.time = clipTime(now); mixer.update(0); }
+        else if (motion) applyMotion(clipTime(now));
         $("time").value = String(now);
       }
       function seek(t, kind, rally) {
@@ -553,7 +554,7 @@ extension ReviewApp {
         for (let i = 0; i < trail.length; i++) {
           const t = clipTime(now) - (i + 1) * 0.4 / trail.length;
           const m = trail[i];
-          if (t < 0 || !ball.visible || hidden.has("ball")) { m.visible = false; continue; }
+          if (t < 0 || !ball.visible || hidden.has("ball") || hidden.has("trail")) { m.visible = false; continue; }
           const s = ballTracks.scale ? ballTracks.scale.evaluate(t)[0] : 1;
           if (Math.abs(s) <= 5e-5) { m.visible = false; continue; }
           const v = ballTracks.position.evaluate(t);
@@ -571,6 +572,34 @@ extension ReviewApp {
         return radius;
       }
 
+      /// The motion (`data.motion`): Int16 millimetres and a byte "has data" per frame and point, decoded once.
+      function decodeMotion(m) {
+        const bytes = (text) => { const s = atob(text), out = new Uint8Array(s.length); for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i); return out; };
+        return { fps: m.fps, firstFrame: m.firstFrame, frames: m.frames, points: m.points || [], clips: m.clips || [],
+          positions: new Int16Array(bytes(m.positions).buffer), visible: bytes(m.visible), nodes: [] };
+      }
+      /// The frame shown at time t of the match's clip (STEP: the frame at or before t).
+      const motionFrame = (t) => Math.max(0, Math.min(motion.frames - 1, Math.floor(t * motion.fps + 1e-4)));
+      /// Puts every moving point where it is at clip time t; a point without data then is scaled to 1e-5.
+      function applyMotion(t) {
+        const f = motionFrame(t), n = motion.points.length, P = motion.positions;
+        for (let p = 0; p < n; p++) {
+          const node = motion.nodes[p];
+          if (!node) continue;
+          const i = (f * n + p) * 3;
+          node.position.set(P[i] / 1000, P[i + 1] / 1000, P[i + 2] / 1000);
+          node.scale.setScalar(motion.visible[f * n + p] ? 1 : 1e-5);
+        }
+      }
+      /// The ball's position and scale at clip time t, as the animation's interpolants give them.
+      function motionTracks(p) {
+        const n = motion.points.length, P = motion.positions;
+        return {
+          position: { evaluate: (t) => { const i = (motionFrame(t) * n + p) * 3; return [P[i] / 1000, P[i + 1] / 1000, P[i + 2] / 1000]; } },
+          scale: { evaluate: (t) => [motion.visible[motionFrame(t) * n + p] ? 1 : 1e-5] },
+        };
+      }
+
       /// Hides nodes scaled to 1e-5 at this frame (no data there) and what the address hides.
       function updateVisibility(root) {
         root.traverse((o) => {
@@ -578,7 +607,8 @@ extension ReviewApp {
           const s = o.scale;
           const body = /^(.+?)\/?body$/.exec(o.name);
           const track = body ? body[1] : o.name;
-          const own = !(body && bodyTracks.has(track));
+          // With `motion` the scene's skinned stick figures do not move: the bodies replace them.
+          const own = !(body && (bodyTracks.has(track) || motion));
           o.visible = own && !hidden.has(track) && Math.abs(s.x) > 5e-5 && Math.abs(s.y) > 5e-5 && Math.abs(s.z) > 5e-5;
         });
       }
@@ -684,7 +714,7 @@ extension ReviewApp {
           if (person.joints.left_shoulder && person.joints.left_hip) bodyTracks.add(person.track);
         }
         mixer = new THREE.AnimationMixer(gltf.scene);
-        const clips = gltf.animations || [];
+        const clips = data.motion ? [] : gltf.animations || [];
         base = clips.find((c) => c.name === "match") || clips.slice().sort((a, b) => b.duration - a.duration)[0] || null;
         const clipExtras = {};
         (json.animations || []).forEach((a) => { if (a.name) clipExtras[a.name] = a.extras || {}; });
@@ -699,10 +729,28 @@ extension ReviewApp {
           const rally = /(\d+)$/.exec(clip.name);
           ranges.push({ value: rally ? "rally:" + Number(rally[1]) : "clip:" + clip.name, start, end: start + clip.duration, label: clip.name });
         }
+        if (data.motion) {
+          motion = decodeMotion(data.motion);
+          fps = motion.fps || fps;
+          offset = motion.firstFrame / fps;
+          duration = Math.max(0, motion.frames - 1) / fps;
+          for (const c of motion.clips) {
+            const rally = /(\d+)$/.exec(c.name);
+            ranges.push({ value: rally ? "rally:" + Number(rally[1]) : "clip:" + c.name, start: c.firstFrame / fps, end: c.lastFrame / fps, label: c.name });
+          }
+          motion.points.forEach((p, i) => {
+            if (!p.key) { if (ball && (ball.name === p.track || ball.userData.track === p.track)) motion.nodes[i] = ball; return; }
+            const person = people.find((q) => q.track === p.track);
+            motion.nodes[i] = person && person.joints[p.key] || null;
+          });
+        }
         for (const r of ranges) $("range").appendChild(new Option(`${r.label.replace(/^rally-0*/, "rally ")} (${r.start.toFixed(1)}–${r.end.toFixed(1)} s)`, r.value));
         matchsceneBindTracksByNode(gltf, () => {
           if (base) { action = mixer.clipAction(base); action.play(); }
-          if (ball && base) {
+          if (ball && motion && motion.nodes.indexOf(ball) >= 0) {
+            ballTracks = motionTracks(motion.nodes.indexOf(ball));
+            makeTrail(ball);
+          } else if (ball && base) {
             ballTracks = {};
             for (const track of base.tracks) {
               const dot = track.name.lastIndexOf(".");
@@ -753,12 +801,14 @@ extension ReviewApp {
         }
         if (wanted.has("help")) $("help").hidden = false;
         Object.assign(window.matchscene, { ready: true, gltf, mixer, cameras, seek: setTime, view, orbit, controls, people, matchTime: () => now });
+        readyAt = performance.now();
+        $("status").dataset.readyMs = readyAt.toFixed(0);
         $("status").textContent = "ready";
       }
 
       // Camera videos (`open --video cam1=FILE`) beside the 3D view, kept on the clock, with the skeletons
       // and the ball projected into them through the scene's calibrated camera of that name.
-      let video = null;
+      let video = null, readyAt = null;
       const bones = limbs.map(([a, b]) => [a, b]).concat([["left_shoulder", "right_shoulder"], ["left_hip", "right_hip"],
         ["left_shoulder", "left_hip"], ["right_shoulder", "right_hip"], ["nose", "left_eye"], ["nose", "right_eye"], ["left_eye", "left_ear"], ["right_eye", "right_ear"]]);
       function makeVideo() {
@@ -779,7 +829,8 @@ extension ReviewApp {
       function drawVideo() {
         if (!video) return;
         const el = video.element, want = Math.max(0, now + (video.spec.offset || 0));
-        if (el.readyState >= 1 && Math.abs(el.currentTime - want) > 0.5 / fps) el.currentTime = want;
+        // Before its metadata has loaded this sets the video's start position, so it opens on the clock too.
+        if (Math.abs(el.currentTime - want) > 0.5 / fps) el.currentTime = want;
         const canvas = $("videoOverlay");
         const W = canvas.clientWidth, H = canvas.clientHeight;
         if (canvas.width !== W || canvas.height !== H) { canvas.width = W; canvas.height = H; }
@@ -888,14 +939,20 @@ extension ReviewApp {
         drawVideo();
         let bodies = 0;
         for (const person of people) if (person.body.visible) bodies++;
+        // Where the ball is drawn (CSS pixels in the stage), for checks of what is drawn around it.
+        let ballPixel = null;
+        if (ball && ball.visible) {
+          const n = ball.getWorldPosition(ballWorld).project(active());
+          if (n.z > -1 && n.z < 1) ballPixel = [Math.round(rect.x + (n.x + 1) / 2 * rect.w), Math.round(rect.y + (1 - n.y) / 2 * rect.h)];
+        }
         const shownEvents = review.rows.filter((r) => !r.el.hidden);
         $("state").textContent = JSON.stringify({
-          now: Number(now.toFixed(4)), playing, speed, loop, view: mode, bodies,
+          now: Number(now.toFixed(4)), frame: motion ? motion.firstFrame + motionFrame(clipTime(now)) : Math.floor(now * fps + 1e-4), ballPixel, playing, speed, loop, view: mode, bodies,
           eventsShown: shownEvents.length, latestEventShown: shownEvents.length ? shownEvents[shownEvents.length - 1].time : null,
           futureEventsShown: shownEvents.filter((r) => r.time > now + 1e-9).length,
           strokesListed: document.querySelectorAll("#strokeList .stroke").length, strokes: review.strokes.length,
           video: video ? { camera: video.spec.camera, time: video.element.currentTime, ready: video.element.readyState, projected: !!video.cam } : null,
-          selectedStroke: review.state.selected, range: range ? [range.start, range.end] : null,
+          selectedStroke: review.state.selected, readyMs: readyAt === null ? null : Math.round(readyAt), range: range ? [range.start, range.end] : null,
         });
       });
     }

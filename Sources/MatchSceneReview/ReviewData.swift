@@ -7,8 +7,10 @@ import MatchSceneCore
 public struct ReviewData: Encodable, Sendable {
   /// The page's title (the output folder's name).
   public var title: String
-  /// The scene (GLB) as a `data:` URI.
+  /// The scene (GLB) as a `data:` URI: without its animation when `motion` is given.
   public var scene: String
+  /// The people's and the ball's motion (`ReviewSceneSplit`); nil: the scene's own animation plays.
+  public var motion: ReviewMotion?
   /// Frames per second of the match.
   public var fps: Double
   /// Track → name (`match.toml [players]`).

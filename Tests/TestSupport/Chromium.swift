@@ -21,14 +21,17 @@ public enum Chromium {
   /// Runs the browser at `executable` on `page` and returns the serialised DOM, or takes a 1280 × 720
   /// `screenshot` instead (returning ""). Kills the browser after `timeout` seconds.
   @discardableResult
-  public static func run(_ executable: String, page: URL, screenshot: URL? = nil, timeout: TimeInterval = 60) throws
-    -> String
-  {
+  public static func run(
+    _ executable: String, page: URL, screenshot: URL? = nil, timeout: TimeInterval = 60, windowSize: String? = nil
+  ) throws -> String {
     let profile = try makeTemporaryFolder("matchscene-chromium")
     defer { try? FileManager.default.removeItem(at: profile) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
-    let output = screenshot.map { ["--screenshot=\($0.path)", "--window-size=1280,720"] } ?? ["--dump-dom"]
+    // `windowSize` (e.g. "1280,720") also for a DOM dump, so that it matches a screenshot's layout.
+    let output =
+      screenshot.map { ["--screenshot=\($0.path)", "--window-size=\(windowSize ?? "1280,720")"] }
+      ?? ["--dump-dom"] + (windowSize.map { ["--window-size=\($0)"] } ?? [])
     process.arguments =
       [
         "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
