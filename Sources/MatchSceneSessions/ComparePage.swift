@@ -28,7 +28,8 @@ public enum ComparePage {
     body += "<p>" + c.sessions.enumerated().map { i, s in
       "<span style=\"color:\(colour(i))\">■ session \(escape(labels[i])), \(escape(s.track))\(s.player.map { " (\(escape($0)))" } ?? "")</span>"
     }.joined(separator: " &nbsp; ") + "</p>\n"
-    body += "<pre id=\"summary\">\(escape(c.summary))</pre>\n"
+    body += findings(c, labels: labels)
+    body += "<details><summary>Every figure that changed</summary><pre id=\"summary\">\(escape(c.summary))</pre></details>\n"
     body += "<h2>Movement</h2>\n"
     body += figure("movement-distance", "Distance covered (m), hip midpoint at 10 Hz", bars(c.sessions.map(\.distanceCovered), labels: labels))
     body += figure(
@@ -81,7 +82,10 @@ public enum ComparePage {
       <!DOCTYPE html>
       <html><head><meta charset="utf-8"><title>MatchScene comparison</title>
       <style>body{font:14px sans-serif;margin:1em 2em}figure{display:inline-block;margin:0.5em;vertical-align:top}
-      figcaption{max-width:460px}svg{background:#fafafa;border:1px solid #ddd}pre{white-space:pre-wrap}</style>
+      figcaption{max-width:460px}svg{background:#fafafa;border:1px solid #ddd}pre{white-space:pre-wrap}
+      #findings ol{font-size:16px;line-height:1.5}.finding{font-size:16px}#headline{border-collapse:collapse;margin:0.5em 0}
+      #headline th,#headline td{padding:2px 10px;border-bottom:1px solid #eee;text-align:right}#headline th:first-child{text-align:left;font-weight:normal}
+      details{margin:0.8em 0}</style>
       <script>
       window.pageErrors = [];
       window.addEventListener("error", function (e) { window.pageErrors.push(String(e.message)); });
@@ -236,5 +240,43 @@ public enum ComparePage {
       s += "<line x1=\"\(f(cx))\" y1=\"\(top)\" x2=\"\(f(cx))\" y2=\"\(bottom)\" stroke=\"\(colour(i))\" stroke-dasharray=\"3 3\"/>"
     }
     return (w, h, s)
+  }
+
+  /// What a coach reads first: the technique clusters beyond chance, largest effect first (or that there
+  /// are none), then the headline measures (`SessionComparison.headlineMeasures`) per session with the
+  /// change of the latest against the baseline.
+  static func findings(_ c: SessionComparison, labels: [String]) -> String {
+    var html = "<section id=\"findings\"><h2>Findings</h2>\n"
+    let clusters = c.spm.flatMap { r in r.clusters.map { (r, $0) } }.sorted { $0.1.effectSize > $1.1.effectSize }
+    let tested = c.spm.map(\.curvesTested).reduce(0, +)
+    if clusters.isEmpty {
+      html += "<p class=\"finding\">Technique: no difference beyond chance"
+        + (tested > 0 ? " (\(tested) curves compared by SPM{t}, family-wise α 0.05)" : " (too few strokes of a kind to compare)") + ".</p>\n"
+    } else {
+      html += "<ol class=\"findings\">\n"
+      for (r, k) in clusters {
+        let versus = c.sessions.count > 2 ? "session \(r.session) vs \(r.baseline): " : ""
+        html += "<li class=\"finding\">\(escape(versus))<b>\(escape(k.strokeKind)) \(escape(k.angle.replacingOccurrences(of: "_", with: " ")))</b> "
+          + escape(String(format: "%+.1f°", k.meanDifference)) + " over \(k.fromPercent)–\(k.toPercent) % of the stroke ("
+          + escape(k.phases.joined(separator: ", ")) + ") — p " + escape(SessionComparison.pText(k.p, permutations: r.permutations))
+          + escape(String(format: ", effect size %.1f", k.effectSize)) + "</li>\n"
+      }
+      html += "</ol>\n"
+    }
+    let rows = SessionComparison.headlineMeasures(c.sessions).compactMap { name, units, value -> String? in
+      let values = c.sessions.map(value)
+      guard values.contains(where: { $0?.isFinite == true }) else { return nil }
+      let cells = values.map { v in "<td>" + (v.map { escape(String(format: "%.2f", $0)) } ?? "–") + "</td>" }.joined()
+      var change = "<td></td>"
+      if let a = values.first ?? nil, let b = values.last ?? nil, c.sessions.count > 1 {
+        change = "<td>" + escape(String(format: "%+.2f", b - a)) + "</td>"
+      }
+      return "<tr><th>\(escape(name))\(units.isEmpty ? "" : " (\(escape(units)))")</th>\(cells)\(change)</tr>"
+    }
+    if !rows.isEmpty {
+      html += "<table id=\"headline\"><tr><th></th>" + labels.map { "<th>\(escape($0))</th>" }.joined()
+        + "<th>change</th></tr>\n" + rows.joined(separator: "\n") + "\n</table>\n"
+    }
+    return html + "</section>\n"
   }
 }

@@ -63,6 +63,17 @@ extension SessionComparison {
   /// The headline measures per session, oldest first (by date, then id), each with its trend.
   static func trends(_ sessions: [SessionMetrics]) -> [SessionTrend] {
     let ordered = sessions.sorted { ($0.date, $0.session) < ($1.date, $1.session) }
+    let measures = headlineMeasures(sessions)
+    return measures.compactMap { name, units, value in
+      let series = ordered.compactMap { m in value(m).flatMap { $0.isFinite ? SessionTrend.Point(session: m.session, date: m.date, value: $0) : nil } }
+      return series.isEmpty ? nil : SessionTrend(measure: name, units: units, series: series)
+    }
+  }
+
+  /// The headline measures a coach follows (name, units, value per session): movement and ball play in
+  /// rallies, the score, and per stroke kind the consistency at contact and the median form score. The
+  /// trend and the first table of compare.html list them.
+  static func headlineMeasures(_ sessions: [SessionMetrics]) -> [(String, String, (SessionMetrics) -> Double?)] {
     var measures: [(String, String, (SessionMetrics) -> Double?)] = [
       ("distance per rally in play", "m", { $0.inPlay.meanDistancePerRally }),
       ("median distance behind the end line in rallies", "m", { $0.inPlay.medianBehindEndLine }),
@@ -80,9 +91,6 @@ extension SessionComparison {
       measures.append(("\(kind): SD of racket-hand speed at contact", "m/s", { of($0)?.handSpeedSD }))
       measures.append(("\(kind): median form score", "", { of($0)?.formScoreMedian }))
     }
-    return measures.compactMap { name, units, value in
-      let series = ordered.compactMap { m in value(m).flatMap { $0.isFinite ? SessionTrend.Point(session: m.session, date: m.date, value: $0) : nil } }
-      return series.isEmpty ? nil : SessionTrend(measure: name, units: units, series: series)
-    }
+    return measures
   }
 }
