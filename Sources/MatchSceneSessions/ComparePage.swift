@@ -250,8 +250,10 @@ public enum ComparePage {
     let clusters = c.spm.flatMap { r in r.clusters.map { (r, $0) } }.sorted { $0.1.effectSize > $1.1.effectSize }
     let tested = c.spm.map(\.curvesTested).reduce(0, +)
     if clusters.isEmpty {
-      html += "<p class=\"finding\">Technique: no difference beyond chance"
-        + (tested > 0 ? " (\(tested) curves compared by SPM{t}, family-wise α 0.05)" : " (too few strokes of a kind to compare)") + ".</p>\n"
+      html += "<p class=\"finding\">"
+        + (tested > 0
+          ? "Technique: no difference beyond chance (\(tested) curves compared by SPM{t}, family-wise α 0.05)."
+          : "Technique: not compared (fewer than 3 strokes of a kind in a session).") + "</p>\n"
     } else {
       html += "<ol class=\"findings\">\n"
       for (r, k) in clusters {
