@@ -48,6 +48,16 @@ final class CompareTests: XCTestCase {
     XCTAssertTrue(comparison.summary.contains("forehand elbow_flexion +"), comparison.summary)
     XCTAssertTrue(comparison.summary.contains("(follow-through)"), comparison.summary)
     XCTAssertTrue(comparison.plots.contains("technique-forehand-elbow_flexion"))
+    // compare.html leads with its findings: the cluster first, then the headline table, the full list
+    // folded below, the plots after.
+    let html = ComparePage.render(comparison)
+    let findings = try XCTUnwrap(html.range(of: "<section id=\"findings\">")), movement = try XCTUnwrap(html.range(of: "<h2>Movement</h2>"))
+    let first = try XCTUnwrap(html.range(of: "<li class=\"finding\">"))
+    XCTAssertLessThan(findings.lowerBound, first.lowerBound)
+    XCTAssertLessThan(first.lowerBound, movement.lowerBound)
+    XCTAssertTrue(html[first.upperBound...].hasPrefix("<b>forehand elbow flexion</b> +"), String(html[first.lowerBound...].prefix(200)))
+    let folded = try XCTUnwrap(html.range(of: "<details><summary>Every figure that changed</summary><pre id=\"summary\">"))
+    XCTAssertLessThan(first.lowerBound, folded.lowerBound)
 
     let same = try SessionComparison(try store.comparisonEntries([b.id, b.id], player: "Ana"))
     XCTAssertTrue(same.noDifferences)
