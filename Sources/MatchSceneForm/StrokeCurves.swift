@@ -10,9 +10,9 @@ import MatchSceneCore
 /// identical strokes give identical curves wherever the camera's frames fall (the landmarks are
 /// sub-frame and the angles interpolated linearly between frames).
 public struct StrokeCurves: Sendable, Codable, Equatable {
-  public static let sampleCount = 101
-  public static let forwardSwingSample = 30
-  public static let contactSample = 50
+  public static let sampleCount = LandmarkRegistration.sampleCount
+  public static let forwardSwingSample = LandmarkRegistration.forwardSwingSample
+  public static let contactSample = LandmarkRegistration.contactSample
 
   /// Degrees per `FormJoint` (racket-relative, `FormJoint.sign` applied), `sampleCount` each; periodic
   /// angles unwrapped along the stroke.
@@ -43,17 +43,6 @@ public struct StrokeCurves: Sendable, Codable, Equatable {
     self.fps = fps
   }
 
-  /// The fractional frame of each sample for landmarks `l` (backswing start, forward swing start,
-  /// contact, follow-through end).
-  static func positions(_ l: [Double]) -> [Double] {
-    let knots = [0, forwardSwingSample, contactSample, sampleCount - 1]
-    return (0..<sampleCount).map { k in
-      let piece = k < forwardSwingSample ? 0 : k < contactSample ? 1 : 2
-      let t = Double(k - knots[piece]) / Double(knots[piece + 1] - knots[piece])
-      return l[piece] + t * (l[piece + 1] - l[piece])
-    }
-  }
-
   /// The curves of `stroke` from its player's `series`; nil when a landmark is missing or out of order,
   /// or a joint's angle is missing at a frame the samples need.
   public init?(_ stroke: FormStroke, series: AngleSeries) {
@@ -69,7 +58,7 @@ public struct StrokeCurves: Sendable, Codable, Equatable {
     guard l[0] < l[1], l[1] < l[2], l[2] < l[3] else { return nil }
     let lo = Int(l[0].rounded(.down)), hi = Int(l[3].rounded(.up))
     guard series.frames.contains(lo), series.frames.contains(hi) else { return nil }
-    let positions = Self.positions(l)
+    let positions = LandmarkRegistration.positions(l)
     func resample(_ value: (Int) -> Double, periodic: Bool) -> [Double]? {
       var frames = (lo...hi).map(value)
       if periodic {

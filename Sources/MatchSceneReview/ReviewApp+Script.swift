@@ -288,6 +288,7 @@ extension ReviewApp {
       review.showUntil(Infinity);
     });
     __BIND_TRACKS__
+    __PLACE_ORBIT__
 
     function matchsceneStart(THREE) {
       matchsceneStarted = true;
@@ -623,27 +624,7 @@ extension ReviewApp {
           if (venue) box.union(part.setFromObject(o));
         });
         for (const person of people) if (person.kind === "player") for (const p of Object.values(keypoints(person))) box.expandByPoint(p);
-        if (!box.isEmpty()) box.expandByScalar(0.3);
-        if (box.isEmpty()) box.setFromObject(root);
-        if (box.isEmpty()) return { center: new THREE.Vector3(), size: new THREE.Vector3(10, 2, 10) };
-        const center = box.getCenter(new THREE.Vector3()), size = box.getSize(new THREE.Vector3());
-        const radius = Math.max(0.5, 0.5 * size.length());
-        const along = size.x >= size.z ? new THREE.Vector3(1, 0, 0) : new THREE.Vector3(0, 0, 1);
-        const across = new THREE.Vector3(0, 1, 0).cross(along);
-        const azimuth = 35 * Math.PI / 180, elevation = 28 * Math.PI / 180;
-        const direction = along.clone().multiplyScalar(Math.cos(azimuth)).addScaledVector(across, Math.sin(azimuth))
-          .multiplyScalar(Math.cos(elevation)).add(new THREE.Vector3(0, Math.sin(elevation), 0));
-        const halfFov = 0.5 * orbit.fov * Math.PI / 180;
-        const fit = Math.min(Math.tan(halfFov), Math.tan(halfFov) * orbit.aspect);
-        const distance = 1.05 * radius / fit;
-        controls.target.copy(center);
-        orbit.position.copy(center).addScaledVector(direction, distance);
-        orbit.near = Math.max(0.01, distance / 200);
-        orbit.far = distance * 20 + 100;
-        orbit.updateProjectionMatrix();
-        controls.maxDistance = distance * 6;
-        controls.update();
-        return { center, size };
+        return matchscenePlaceOrbit(box, root, orbit, controls) || { center: new THREE.Vector3(), size: new THREE.Vector3(10, 2, 10) };
       }
 
       /// Each person's name over their head, in whichever view is drawn.

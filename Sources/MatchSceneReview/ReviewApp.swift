@@ -31,6 +31,7 @@ public enum ReviewApp {
       .replacingOccurrences(of: "__SCRIPT__", with: script)
       .replacingOccurrences(of: "__THREE_NAME__", with: ViewerPage.jsonString(threeJS.displayName))
       .replacingOccurrences(of: "__BIND_TRACKS__", with: ViewerPage.bindTracksByNodeJS)
+      .replacingOccurrences(of: "__PLACE_ORBIT__", with: ViewerPage.placeOrbitJS)
       .replacingOccurrences(of: "__THREE_SCRIPTS__", with: threeJS.scriptTags)
   }
 

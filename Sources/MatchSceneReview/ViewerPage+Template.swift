@@ -77,6 +77,7 @@ extension ViewerPage {
       document.getElementById("score").textContent = "Three.js could not be loaded";
     });
     __BIND_TRACKS__
+    __PLACE_ORBIT__
 
     function matchsceneStart(THREE) {
       matchsceneStarted = true;
@@ -224,26 +225,7 @@ extension ViewerPage {
             box.expandByPoint(joint.getWorldPosition(point));
           });
         });
-        if (!box.isEmpty()) box.expandByScalar(0.3);
-        if (box.isEmpty()) box.setFromObject(root);
-        if (box.isEmpty()) return;
-        const center = box.getCenter(new THREE.Vector3()), size = box.getSize(new THREE.Vector3());
-        const radius = Math.max(0.5, 0.5 * size.length());
-        const along = size.x >= size.z ? new THREE.Vector3(1, 0, 0) : new THREE.Vector3(0, 0, 1);
-        const across = new THREE.Vector3(0, 1, 0).cross(along);
-        const azimuth = 35 * Math.PI / 180, elevation = 28 * Math.PI / 180;
-        const direction = along.clone().multiplyScalar(Math.cos(azimuth)).addScaledVector(across, Math.sin(azimuth))
-          .multiplyScalar(Math.cos(elevation)).add(new THREE.Vector3(0, Math.sin(elevation), 0));
-        const halfFov = 0.5 * orbit.fov * Math.PI / 180;
-        const fit = Math.min(Math.tan(halfFov), Math.tan(halfFov) * orbit.aspect);
-        const distance = 1.05 * radius / fit;
-        controls.target.copy(center);
-        orbit.position.copy(center).addScaledVector(direction, distance);
-        orbit.near = Math.max(0.01, distance / 200);
-        orbit.far = distance * 20 + 100;
-        orbit.updateProjectionMatrix();
-        controls.maxDistance = distance * 6;
-        controls.update();
+        matchscenePlaceOrbit(box, root, orbit, controls);
       }
 
       /// Each player's name above their head (the highest keypoint), in the orbit or camera view.
@@ -359,6 +341,35 @@ extension ViewerPage {
   /// unique names, and this only renames tracks when a node's name is shared. Remove once r111 is gone.
   /// Track k is channel k of the same glTF animation (one track per translation/rotation/scale channel);
   /// an animation whose track count differs is left alone.
+  /// The orbit camera framing `box` (the venue and the players; the whole scene when that is empty),
+  /// grown by 0.3 m, from 35° off its long axis and 28° up, at the distance that fits it in the camera's
+  /// field of view (both pages, `view` and `open`). Returns `{center, size}`, or null for an empty scene.
+  public static let placeOrbitJS = #"""
+    function matchscenePlaceOrbit(box, root, orbit, controls) {
+      if (!box.isEmpty()) box.expandByScalar(0.3);
+      if (box.isEmpty()) box.setFromObject(root);
+      if (box.isEmpty()) return null;
+      const center = box.getCenter(new THREE.Vector3()), size = box.getSize(new THREE.Vector3());
+      const radius = Math.max(0.5, 0.5 * size.length());
+      const along = size.x >= size.z ? new THREE.Vector3(1, 0, 0) : new THREE.Vector3(0, 0, 1);
+      const across = new THREE.Vector3(0, 1, 0).cross(along);
+      const azimuth = 35 * Math.PI / 180, elevation = 28 * Math.PI / 180;
+      const direction = along.clone().multiplyScalar(Math.cos(azimuth)).addScaledVector(across, Math.sin(azimuth))
+        .multiplyScalar(Math.cos(elevation)).add(new THREE.Vector3(0, Math.sin(elevation), 0));
+      const halfFov = 0.5 * orbit.fov * Math.PI / 180;
+      const fit = Math.min(Math.tan(halfFov), Math.tan(halfFov) * orbit.aspect);
+      const distance = 1.05 * radius / fit;
+      controls.target.copy(center);
+      orbit.position.copy(center).addScaledVector(direction, distance);
+      orbit.near = Math.max(0.01, distance / 200);
+      orbit.far = distance * 20 + 100;
+      orbit.updateProjectionMatrix();
+      controls.maxDistance = distance * 6;
+      controls.update();
+      return { center, size };
+    }
+    """#
+
   public static let bindTracksByNodeJS = #"""
     function matchsceneBindTracksByNode(gltf, done) {
       const json = gltf.parser && gltf.parser.json;

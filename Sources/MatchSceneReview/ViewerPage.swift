@@ -116,6 +116,7 @@ public enum ViewerPage {
       .replacingOccurrences(of: "__EVENTS__", with: eventsJSON.replacingOccurrences(of: "<", with: "\\u003c"))
       .replacingOccurrences(of: "__THREE_NAME__", with: jsonString(threeJS.displayName))
       .replacingOccurrences(of: "__BIND_TRACKS__", with: bindTracksByNodeJS)
+      .replacingOccurrences(of: "__PLACE_ORBIT__", with: placeOrbitJS)
       .replacingOccurrences(of: "__THREE_SCRIPTS__", with: threeJS.scriptTags)
   }
 

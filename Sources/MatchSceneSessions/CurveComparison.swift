@@ -1,9 +1,10 @@
 import Foundation
+import MatchSceneCore
 
 /// A time-normalised curve family: strokes resampled to 0…100 % of their duration.
 public struct NormalisedCurves: Sendable, Codable, Equatable {
-  /// 101 points, 0…100 % of the stroke.
-  public static let points = 101
+  /// 101 points, 0…100 % of the stroke (the registered axis's samples).
+  public static let points = LandmarkRegistration.sampleCount
   public var mean: [Double]
   /// Standard deviation across strokes at each point.
   public var sd: [Double]

@@ -1,16 +1,15 @@
 import Foundation
+import MatchSceneCore
 
 extension NormalisedCurves {
   /// Where the registered axis puts the forward swing start and contact, percent of the stroke (as the
   /// form analysis's `StrokeCurves`: backswing start 0, forward swing start 30, contact 50,
   /// follow-through end 100).
-  public static let registeredForwardSwingPercent = 30.0
-  public static let registeredContactPercent = 50.0
+  public static let registeredForwardSwingPercent = Double(LandmarkRegistration.forwardSwingSample)
+  public static let registeredContactPercent = Double(LandmarkRegistration.contactSample)
 
-  /// A series over frames resampled to `points` on the landmark-registered axis: piecewise-linear time
-  /// warping through the four landmarks `landmarks` (fractional frames, in time order; Ramsay & Silverman,
-  /// *Functional Data Analysis*, 2nd ed. 2005, §7.3), the values interpolated linearly between frames.
-  /// Each phase is stretched on its own, so strokes whose phases last differently line up phase by phase.
+  /// A series over frames resampled on the landmark-registered axis (`LandmarkRegistration`, through the
+  /// four landmarks `l`, fractional frames in time order), the values interpolated linearly between frames.
   /// Nil when under 80 % of the frames the stroke spans have a value, or a sample has no value on either
   /// side within 2 frames.
   public static func registered(_ values: [Int: Double], landmarks l: [Double]) -> [Double]? {
@@ -19,15 +18,11 @@ extension NormalisedCurves {
     guard hi - lo >= 2 else { return nil }
     let known = (lo...hi).filter { values[$0] != nil }.count
     guard Double(known) >= 0.8 * Double(hi - lo + 1) else { return nil }
-    let knots = [0.0, registeredForwardSwingPercent, registeredContactPercent, Double(points - 1)]
-    var out = [Double](repeating: 0, count: points)
-    for k in 0..<points {
-      let x = Double(k)
-      let piece = x < knots[1] ? 0 : x < knots[2] ? 1 : 2
-      let t = (x - knots[piece]) / (knots[piece + 1] - knots[piece])
-      let frame = l[piece] + t * (l[piece + 1] - l[piece])
+    var out: [Double] = []
+    out.reserveCapacity(points)
+    for frame in LandmarkRegistration.positions(l) {
       guard let v = interpolate(values, at: frame) else { return nil }
-      out[k] = v
+      out.append(v)
     }
     return out
   }
