@@ -152,7 +152,7 @@ let package = Package(
     ),
     .target(
       name: "MatchSceneReview",
-      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneIO"],
+      dependencies: ["MatchSceneCore", "MatchSceneGeometry", "MatchSceneIO", "MatchSceneForm"],
       swiftSettings: swiftSettings
     ),
     .target(

@@ -2,11 +2,10 @@ import Foundation
 import MatchSceneCore
 import MatchSceneForm
 import MatchSceneIO
-import MatchSceneReview
 
 /// The strokes of the review app: `matchscene form`'s analysis and scores (against each player's own
 /// average stroke of the kind, or a saved reference), with every stroke's angle curves.
-enum ReviewStrokes {
+public enum ReviewStrokes {
   /// The angles plotted, in `FormJoint` order, with the words the page shows.
   static let labels: [FormJoint: String] = [
     .elbow: "racket elbow flexion", .shoulderElevation: "racket shoulder elevation",
@@ -17,7 +16,7 @@ enum ReviewStrokes {
 
   /// Runs the form analysis on `output` and adds its strokes, references, angles and phases to `data`.
   /// - Throws: what `form` would (no players, malformed files, an unreadable reference).
-  static func add(to data: inout ReviewData, output: MatchOutput, reference: URL?) throws {
+  public static func add(to data: inout ReviewData, output: MatchOutput, reference: URL?) throws {
     let input = try FormInput.load(output)
     try input.checkAnalysable(output.folder)
     let result = try FormAnalysis.run(motion: input.motion, venue: input.venue, events: input.events, options: FormOptions())
