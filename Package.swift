@@ -49,10 +49,15 @@ let package = Package(
   ],
   targets: [
     // MARK: - Implementation details (shims, no stable API)
+    // The calibration kernels use three OpenCV 4 modules (core, imgproc, calib3d; Debian: libopencv-dev),
+    // linked by name: pkg-config's `opencv4` would link all of OpenCV's modules (hundreds of shared
+    // libraries, Qt and GStreamer among them), which costs every command half a second at start-up.
+    // OpenCV's headers come through `opencv4/opencv2`, a link to /usr/include/opencv4/opencv2.
     .target(
       name: "CTriangulation",
-      dependencies: ["CEigen", "COpenCV"],
-      cxxSettings: eigenSettings
+      dependencies: ["CEigen"],
+      cxxSettings: eigenSettings + [.headerSearchPath("opencv4")],
+      linkerSettings: [.linkedLibrary("opencv_calib3d"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
     ),
     // SHA-256's block function (the CPU's SHA extensions when present) for input and output fingerprints.
     .target(name: "CSHA256"),
@@ -60,12 +65,6 @@ let package = Package(
       name: "CEigen",
       pkgConfig: "eigen3",
       providers: [.apt(["libeigen3-dev"])]
-    ),
-    // Camera calibration (checkerboard corners, Zhang's method, PnP) inside CTriangulation.
-    .systemLibrary(
-      name: "COpenCV",
-      pkgConfig: "opencv4",
-      providers: [.apt(["libopencv-dev"])]
     ),
     .systemLibrary(
       name: "CAssimp",

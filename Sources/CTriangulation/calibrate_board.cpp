@@ -1,10 +1,10 @@
-// Camera calibration entry points (OpenCV 4): checkerboard corners, Zhang's method, camera pose, sharpness.
+// Camera calibration entry points (OpenCV 4: core, imgproc, calib3d): checkerboard corners, Zhang's method,
+// camera pose, sharpness. Images arrive decoded (8-bit grey, caller-owned); no image codec is linked.
 #include <cmath>
 #include <vector>
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "CTriangulation.h"
@@ -45,16 +45,19 @@ void writePose(const cv::Mat &rvec, const cv::Mat &tvec, double *camera) {
   for (int i = 0; i < 3; ++i) camera[MSTRI_CAM_T + i] = tvec.at<double>(i);
 }
 
+/// A caller-owned 8-bit grey image as an OpenCV matrix header (no copy); empty when the arguments are not an image.
+cv::Mat greyView(const uint8_t *pixels, int32_t width, int32_t height) {
+  if (!pixels || width < 1 || height < 1) return cv::Mat();
+  return cv::Mat(height, width, CV_8UC1, const_cast<uint8_t *>(pixels));
+}
+
 }  // namespace
 
-extern "C" mscal_status mscal_find_checkerboard(const char *path, int32_t columns, int32_t rows,
-                                                double *corners_out, int32_t *width_out, int32_t *height_out) {
+extern "C" mscal_status mscal_find_checkerboard(const uint8_t *pixels, int32_t width, int32_t height,
+                                                int32_t columns, int32_t rows, double *corners_out) {
   return calibrationGuarded([&] {
-    if (!path || !corners_out || columns < 2 || rows < 2) return MSCAL_INVALID_ARGUMENT;
-    const cv::Mat grey = cv::imread(path, cv::IMREAD_GRAYSCALE);
-    if (grey.empty()) return MSCAL_UNREADABLE_IMAGE;
-    if (width_out) *width_out = grey.cols;
-    if (height_out) *height_out = grey.rows;
+    const cv::Mat grey = greyView(pixels, width, height);
+    if (grey.empty() || !corners_out || columns < 2 || rows < 2) return MSCAL_INVALID_ARGUMENT;
     const cv::Size size(columns, rows);
     std::vector<cv::Point2f> corners;
     bool found = cv::findChessboardCornersSB(grey, size, corners, cv::CALIB_CB_EXHAUSTIVE | cv::CALIB_CB_ACCURACY);
@@ -190,11 +193,11 @@ extern "C" mscal_status mscal_solve_pose(const double *camera, const double *wor
   });
 }
 
-extern "C" mscal_status mscal_image_sharpness(const char *path, double *sharpness_out) {
+extern "C" mscal_status mscal_image_sharpness(const uint8_t *pixels, int32_t width, int32_t height,
+                                              double *sharpness_out) {
   return calibrationGuarded([&] {
-    if (!path || !sharpness_out) return MSCAL_INVALID_ARGUMENT;
-    const cv::Mat grey = cv::imread(path, cv::IMREAD_GRAYSCALE);
-    if (grey.empty()) return MSCAL_UNREADABLE_IMAGE;
+    const cv::Mat grey = greyView(pixels, width, height);
+    if (grey.empty() || !sharpness_out) return MSCAL_INVALID_ARGUMENT;
     cv::Mat laplacian;
     cv::Laplacian(grey, laplacian, CV_64F);
     cv::Scalar mean, deviation;

@@ -35,11 +35,11 @@ MATCHSCENE_FUZZ=1 swift build --build-path "$build" --product matchscene-fuzz \
 }
 shim_sources=(Tests/Fuzz/CAPI/shim_fuzz.cpp Sources/CTriangulation/*.cpp Sources/CTriangulation/*.hpp Sources/CTriangulation/include/*.h)
 if [ ! -x "$build/shim-fuzz" ] || [ -n "$(find "${shim_sources[@]}" -newer "$build/shim-fuzz")" ]; then
-  # The calibration kernels in the shim include OpenCV (pkg-config `opencv4`), as the package's COpenCV does.
+  # The calibration kernels in the shim include OpenCV 4 and link its core, imgproc and calib3d, as the package does.
   "$clang" -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I/usr/include/eigen3 -DEIGEN_MPL2_ONLY -ISources/CTriangulation/include -ISources/CTriangulation \
-    $(pkg-config --cflags opencv4) \
-    Tests/Fuzz/CAPI/shim_fuzz.cpp Sources/CTriangulation/*.cpp $(pkg-config --libs opencv4) -o "$build/shim-fuzz" 2>&1 |
+    -I/usr/include/opencv4 \
+    Tests/Fuzz/CAPI/shim_fuzz.cpp Sources/CTriangulation/*.cpp -lopencv_calib3d -lopencv_imgproc -lopencv_core -o "$build/shim-fuzz" 2>&1 |
     grep -v "ld.gold: warning: Cannot export local symbol" || true
   [ -x "$build/shim-fuzz" ] || { echo "shim-fuzz build failed" >&2; exit 1; }
 fi

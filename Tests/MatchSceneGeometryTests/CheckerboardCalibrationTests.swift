@@ -4,20 +4,17 @@ import MatchSceneGeometry
 import TestSupport
 import XCTest
 
-/// Zhang's calibration through the OpenCV shim on rendered checkerboard images of a known camera, and
+/// Zhang's calibration through the OpenCV shim on checkerboard images of a known camera rendered in memory, and
 /// a camera's pose from known points.
 final class CheckerboardCalibrationTests: XCTestCase {
   func testRenderedBoardsGiveTheCamerasIntrinsics() throws {
     let synthetic = SyntheticCheckerboard()
-    let folder = try makeTemporaryFolder("checkerboard")
-    defer { try? FileManager.default.removeItem(at: folder) }
     let board = Checkerboard(columns: synthetic.columns, rows: synthetic.rows, squareSize: synthetic.square)
     var views: [[SIMD2<Double>]] = []
     var size = ImageSize(width: 0, height: 0)
     for (k, pose) in SyntheticCheckerboard.views.enumerated() {
-      let url = folder.appendingPathComponent("view\(k).pgm")
-      try synthetic.writePGM(synthetic.render(pose), to: url)
-      guard case .found(let corners, let s) = board.detect(inImageAt: url.path) else { return XCTFail("view \(k): no board found") }
+      let image = try XCTUnwrap(GreyImage(width: synthetic.width, height: synthetic.height, pixels: synthetic.render(pose)))
+      guard case .found(let corners, let s) = board.detect(in: image) else { return XCTFail("view \(k): no board found") }
       // The detector's corners agree with the projection of the board (either end first).
       let truth = board.objectPoints.map { synthetic.project($0.x, $0.y, pose: pose) }
       let forward = zip(corners, truth).map { hypot($0.x - $1.x, $0.y - $1.y) }.max()!
@@ -37,19 +34,20 @@ final class CheckerboardCalibrationTests: XCTestCase {
     XCTAssertEqual(result.viewRMSPx.count, views.count)
   }
 
-  func testBlurredAndMissingImages() throws {
+  func testBlurredImages() throws {
     let synthetic = SyntheticCheckerboard()
-    let folder = try makeTemporaryFolder("checkerboard-blur")
-    defer { try? FileManager.default.removeItem(at: folder) }
     let board = Checkerboard(columns: synthetic.columns, rows: synthetic.rows, squareSize: synthetic.square)
-    let blurred = folder.appendingPathComponent("blurred.pgm")
-    try synthetic.writePGM(synthetic.render(SyntheticCheckerboard.views[0], blur: 30), to: blurred)
-    guard case .notFound = board.detect(inImageAt: blurred.path) else { return XCTFail("a board found in a blurred image") }
-    let sharp = folder.appendingPathComponent("sharp.pgm")
-    try synthetic.writePGM(synthetic.render(SyntheticCheckerboard.views[0]), to: sharp)
-    XCTAssertLessThan(try XCTUnwrap(Checkerboard.sharpness(ofImageAt: blurred.path)), 30)
-    XCTAssertGreaterThan(try XCTUnwrap(Checkerboard.sharpness(ofImageAt: sharp.path)), 30)
-    XCTAssertEqual(board.detect(inImageAt: folder.appendingPathComponent("missing.png").path), .unreadable)
+    func image(blur: Int) throws -> GreyImage {
+      try XCTUnwrap(
+        GreyImage(width: synthetic.width, height: synthetic.height, pixels: synthetic.render(SyntheticCheckerboard.views[0], blur: blur)))
+    }
+    let blurred = try image(blur: 30), sharp = try image(blur: 0)
+    guard case .notFound(let size) = board.detect(in: blurred) else { return XCTFail("a board found in a blurred image") }
+    XCTAssertEqual(size, ImageSize(width: synthetic.width, height: synthetic.height))
+    XCTAssertLessThan(Checkerboard.sharpness(of: blurred), 30)
+    XCTAssertGreaterThan(Checkerboard.sharpness(of: sharp), 30)
+    // Too small for the board: not found, no crash.
+    XCTAssertEqual(board.detect(in: try XCTUnwrap(GreyImage(width: 3, height: 2, pixels: [0, 255, 0, 255, 0, 255]))), .notFound(ImageSize(width: 3, height: 2)))
   }
 
   func testPoseFromKnownPoints() throws {

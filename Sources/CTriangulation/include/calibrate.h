@@ -16,7 +16,7 @@ typedef enum mscal_status {
   MSCAL_OK = 0,
   /// A NULL buffer, a count too small, a non-finite value.
   MSCAL_INVALID_ARGUMENT = 1,
-  /// The image file could not be read or decoded.
+  /// Not used since images arrive decoded; kept so the codes keep their values.
   MSCAL_UNREADABLE_IMAGE = 2,
   /// No complete checkerboard of the given inner-corner size was found in the image.
   MSCAL_NOT_FOUND = 3,
@@ -26,16 +26,15 @@ typedef enum mscal_status {
   MSCAL_INTERNAL_ERROR = 99
 } mscal_status;
 
-/// Finds the inner corners of a checkerboard of `columns` × `rows` inner corners in an image file
-/// (any format OpenCV's imread decodes: PNG, JPEG, BMP, TIFF…), refined to sub-pixel accuracy.
+/// Finds the inner corners of a checkerboard of `columns` × `rows` inner corners in an 8-bit grey image
+/// (`width` × `height` pixels, row-major, no padding, caller-owned), refined to sub-pixel accuracy.
 /// - corners_out: 2 · columns · rows doubles (x, y pixels, OpenCV's convention: origin at the centre of the
 ///   top-left pixel), in OpenCV's order: row by row, each row along the board's `columns` direction.
-/// - width_out, height_out: the image's size in pixels (written whenever the image was read).
 /// Algorithm: cv::findChessboardCornersSB (Duda & Frese, "Accurate detection and localization of
 /// checkerboard corners for calibration", BMVC 2018) and, when it finds nothing, cv::findChessboardCorners
 /// (adaptive threshold + quad grouping) refined by cv::cornerSubPix (Förstner's corner operator).
-mscal_status mscal_find_checkerboard(const char *path, int32_t columns, int32_t rows, double *corners_out,
-                                     int32_t *width_out, int32_t *height_out);
+mscal_status mscal_find_checkerboard(const uint8_t *pixels, int32_t width, int32_t height, int32_t columns,
+                                     int32_t rows, double *corners_out);
 
 /// Zhang's calibration ("A flexible new technique for camera calibration", TPAMI 2000) of one pinhole
 /// camera from `view_count` views of one planar target of `point_count` points (cv::calibrateCamera).
@@ -62,9 +61,10 @@ mscal_status mscal_calibrate_intrinsics(const double *object_points, size_t poin
 mscal_status mscal_solve_pose(const double *camera, const double *world_points, const double *pixels,
                               size_t point_count, double *camera_out, double *residuals_out, double *rms_out);
 
-/// A measure of sharpness of an image file: the variance of its Laplacian (grey levels²) over the image
-/// (Pech-Pacheco et al., ICPR 2000). Low values (below about 20 for a print at a few metres) mean blur.
-mscal_status mscal_image_sharpness(const char *path, double *sharpness_out);
+/// A measure of sharpness of an 8-bit grey image (as for `mscal_find_checkerboard`): the variance of its
+/// Laplacian (grey levels²) over the image (Pech-Pacheco et al., ICPR 2000). Low values (below about 20
+/// for a print at a few metres) mean blur.
+mscal_status mscal_image_sharpness(const uint8_t *pixels, int32_t width, int32_t height, double *sharpness_out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -24,30 +24,28 @@ public struct Checkerboard: Sendable, Equatable {
   public enum Detection: Sendable, Equatable {
     /// The inner corners (pixels, sub-pixel), in `objectPoints`' order, and the image's size.
     case found([SIMD2<Double>], ImageSize)
-    /// The image was read but no complete board was found in it.
+    /// No complete board was found in the image.
     case notFound(ImageSize)
-    /// The file could not be read or decoded as an image.
-    case unreadable
   }
 
-  /// Finds the board's inner corners in the image file at `path` (OpenCV's sector-based detector with
-  /// its classic detector as a fallback, refined to sub-pixel accuracy; see `mscal_find_checkerboard`).
-  public func detect(inImageAt path: String) -> Detection {
+  /// Finds the board's inner corners in `image` (OpenCV's sector-based detector with its classic detector
+  /// as a fallback, refined to sub-pixel accuracy; see `mscal_find_checkerboard`).
+  public func detect(in image: GreyImage) -> Detection {
     var corners = [Double](repeating: 0, count: 2 * columns * rows)
-    var width: Int32 = 0, height: Int32 = 0
-    let status = mscal_find_checkerboard(path, Int32(columns), Int32(rows), &corners, &width, &height)
-    let size = ImageSize(width: Int(width), height: Int(height))
-    switch status {
-    case MSCAL_OK: return .found((0..<columns * rows).map { SIMD2(corners[2 * $0], corners[2 * $0 + 1]) }, size)
-    case MSCAL_UNREADABLE_IMAGE: return .unreadable
-    default: return width > 0 ? .notFound(size) : .unreadable
+    let status = image.pixels.withUnsafeBufferPointer {
+      mscal_find_checkerboard($0.baseAddress, Int32(image.width), Int32(image.height), Int32(columns), Int32(rows), &corners)
     }
+    guard status == MSCAL_OK else { return .notFound(image.size) }
+    return .found((0..<columns * rows).map { SIMD2(corners[2 * $0], corners[2 * $0 + 1]) }, image.size)
   }
 
   /// The variance of the image's Laplacian (grey levels²; Pech-Pacheco et al., ICPR 2000): a sharp
-  /// print gives hundreds, a blurred one tens or less. Nil when the file cannot be read.
-  public static func sharpness(ofImageAt path: String) -> Double? {
+  /// print gives hundreds, a blurred one tens or less.
+  public static func sharpness(of image: GreyImage) -> Double {
     var value = 0.0
-    return mscal_image_sharpness(path, &value) == MSCAL_OK ? value : nil
+    let status = image.pixels.withUnsafeBufferPointer {
+      mscal_image_sharpness($0.baseAddress, Int32(image.width), Int32(image.height), &value)
+    }
+    return status == MSCAL_OK ? value : 0
   }
 }

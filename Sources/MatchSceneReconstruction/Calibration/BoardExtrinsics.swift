@@ -1,6 +1,7 @@
 import Foundation
 import MatchSceneCore
 import MatchSceneGeometry
+import MatchSceneIO
 
 /// Every camera's pose from one checkerboard seen by all of them at the same time (one image per
 /// camera): each camera is placed by `CameraPose` (PnP) against the board's corners with its known
@@ -29,7 +30,12 @@ public enum BoardExtrinsics {
       var reasons: [String] = []
       var fit: CameraFit?
       for file in files where fit == nil {
-        switch board.detect(inImageAt: file.path) {
+        let image: GreyImage
+        do { image = try GreyImageFile.read(file) } catch {
+          reasons.append("\(file.lastPathComponent): not a readable image (\((error as? InputError)?.message ?? "\(error)"))")
+          continue
+        }
+        switch board.detect(in: image) {
         case .found(let corners, _):
           guard let r = CameraPose.solve(camera: camera, world: board.objectPoints, pixels: corners) else {
             reasons.append("\(file.lastPathComponent): no pose fits the board's corners")
@@ -37,10 +43,8 @@ public enum BoardExtrinsics {
           }
           fit = CameraFit(camera: r.camera, file: file.path, rmsPx: r.rmsPx)
         case .notFound:
-          let sharp = Checkerboard.sharpness(ofImageAt: file.path) ?? 0
+          let sharp = Checkerboard.sharpness(of: image)
           reasons.append("\(file.lastPathComponent): " + (sharp < 30 ? String(format: "blurred (sharpness %.1f), no board found", sharp) : "no complete board of \(board.columns)×\(board.rows) inner corners"))
-        case .unreadable:
-          reasons.append("\(file.lastPathComponent): not a readable image")
         }
       }
       guard let fit else {

@@ -48,7 +48,7 @@ public enum CalibrationImages {
   }
 
   /// The files to look at: images as they are, each video's frames sampled every `everySeconds` seconds
-  /// into `scratch` (PNG files named after the video and the frame's number).
+  /// into `scratch` (grey PGM files named after the video and the frame's number).
   /// - Throws: `InputError` naming the video when ffmpeg fails or is missing.
   public static func frames(of files: [URL], everySeconds: Double, scratch: URL) throws -> [URL] {
     var out: [URL] = []
@@ -63,8 +63,8 @@ public enum CalibrationImages {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments = [
-        "ffmpeg", "-nostdin", "-loglevel", "error", "-i", file.path, "-vf", "fps=1/\(everySeconds)",
-        folder.appendingPathComponent("\(stem)_%05d.png").path,
+        "ffmpeg", "-nostdin", "-loglevel", "error", "-i", file.path, "-vf", "fps=1/\(everySeconds)", "-pix_fmt", "gray",
+        folder.appendingPathComponent("\(stem)_%05d.pgm").path,
       ]
       process.standardOutput = FileHandle.nullDevice
       let errors = Pipe()
@@ -78,7 +78,7 @@ public enum CalibrationImages {
         throw InputError(file: file.path, "ffmpeg could not sample the video: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
       }
       let frames = ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
-        .filter { $0.pathExtension == "png" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+        .filter { $0.pathExtension == "pgm" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
       out += frames
     }
     return out

@@ -1,6 +1,7 @@
 import Foundation
 import MatchSceneCore
 import MatchSceneGeometry
+import MatchSceneIO
 
 /// One camera's intrinsics from images of a checkerboard: the board's corners found in every image,
 /// Zhang's method over the images that show it (`ZhangCalibration`), and outlier images rejected one at a
@@ -54,11 +55,14 @@ public enum IntrinsicsCalibration {
     for file in images {
       let index = outcomes.count
       outcomes.append(ImageOutcome(file: file.path, used: false))
-      switch board.detect(inImageAt: file.path) {
-      case .unreadable:
-        outcomes[index].rejection = "not a readable image"
+      let image: GreyImage
+      do { image = try GreyImageFile.read(file) } catch {
+        outcomes[index].rejection = "not a readable image (\((error as? InputError)?.message ?? "\(error)"))"
+        continue
+      }
+      switch board.detect(in: image) {
       case .notFound(let s):
-        let sharpness = Checkerboard.sharpness(ofImageAt: file.path) ?? 0
+        let sharpness = Checkerboard.sharpness(of: image)
         outcomes[index].rejection = sharpness < options.blurThreshold
           ? String(format: "blurred (sharpness %.1f, below %.0f): no board found", sharpness, options.blurThreshold)
           : "no complete board of \(board.columns)×\(board.rows) inner corners found (\(s.width)×\(s.height) px)"

@@ -5,10 +5,12 @@
 // A status other than MSTRI_OK is a fine answer; a crash, a sanitizer report, a non-finite output the
 // header promises finite, or a timeout is a finding.
 #include <CTriangulation.h>
+#include <calibrate.h>
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -98,7 +100,7 @@ mstri_options options(FuzzedDataProvider &in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FuzzedDataProvider in(data, size);
-  const int call = in.ConsumeIntegralInRange<int>(0, 4);
+  const int call = in.ConsumeIntegralInRange<int>(0, 6);
   const size_t n = in.ConsumeIntegralInRange<size_t>(1, kMaxCameras);
   const size_t points = in.ConsumeIntegralInRange<size_t>(0, kMaxPoints);
   std::vector<double> cams = cameras(in, n);
@@ -190,6 +192,48 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       check_finite(cams_out.data(), cams_out.size(), "bundle_adjust cameras");
       check_finite(points_out.data(), points_out.size(), "bundle_adjust points");
     }
+    break;
+  }
+  case 5: {
+    // A small grey image (the rest of the input, repeated) searched for a board of decoded size.
+    const int32_t width = in.ConsumeIntegralInRange<int32_t>(-1, 64), height = in.ConsumeIntegralInRange<int32_t>(-1, 64);
+    const int32_t columns = in.ConsumeIntegralInRange<int32_t>(0, 9), rows = in.ConsumeIntegralInRange<int32_t>(0, 9);
+    std::vector<uint8_t> image(size_t(std::max(width, 0)) * size_t(std::max(height, 0)));
+    const std::vector<uint8_t> bytes = in.ConsumeRemainingBytes<uint8_t>();
+    for (size_t i = 0; i < image.size(); i++) image[i] = bytes.empty() ? uint8_t(i * 37) : bytes[i % bytes.size()];
+    std::vector<double> corners(2 * size_t(columns) * size_t(rows));
+    if (mscal_find_checkerboard(image.empty() ? nullptr : image.data(), width, height, columns, rows, corners.data()) == MSCAL_OK)
+      check_finite(corners.data(), corners.size(), "find_checkerboard corners");
+    double sharpness = 0;
+    if (mscal_image_sharpness(image.empty() ? nullptr : image.data(), width, height, &sharpness) == MSCAL_OK)
+      check_finite(&sharpness, 1, "image_sharpness");
+    break;
+  }
+  case 6: {
+    // A camera's pose from the points and camera 0's observations; Zhang's method on the points laid flat
+    // (z = 0) as seen by every camera.
+    std::vector<double> pixels(2 * points), residuals(points), out(MSTRI_CAMERA_STRIDE);
+    for (size_t p = 0; p < points; p++) {
+      pixels[2 * p] = obs[3 * p * n];
+      pixels[2 * p + 1] = obs[3 * p * n + 1];
+    }
+    double rms = 0;
+    if (mscal_solve_pose(cams.data(), world.data(), pixels.data(), points, out.data(), residuals.data(), &rms) == MSCAL_OK)
+      check_finite(out.data(), out.size(), "solve_pose camera");
+    std::vector<double> flat(world);
+    for (size_t p = 0; p < points; p++) flat[3 * p + 2] = 0;
+    std::vector<double> views(2 * points * n);
+    for (size_t c = 0; c < n; c++)
+      for (size_t p = 0; p < points; p++) {
+        views[2 * (c * points + p)] = obs[3 * (p * n + c)];
+        views[2 * (c * points + p) + 1] = obs[3 * (p * n + c) + 1];
+      }
+    std::vector<double> viewRMS(n), poses(6 * n);
+    const int32_t terms = in.PickValueInArray<int32_t>({0, 2, 4, 5, 3});
+    if (mscal_calibrate_intrinsics(flat.data(), points, views.data(), n, in.ConsumeIntegralInRange<int32_t>(-1, 1920),
+                                   in.ConsumeIntegralInRange<int32_t>(-1, 1080), terms, out.data(), viewRMS.data(),
+                                   poses.data(), &rms) == MSCAL_OK)
+      check_finite(out.data(), out.size(), "calibrate_intrinsics camera");
     break;
   }
   }
