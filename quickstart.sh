@@ -13,14 +13,16 @@ mode=${1:-demo}
 # others depend on by version. Without them a debug build runs the kernels at -O0 (bundle adjustment tests
 # take minutes instead of seconds).
 cxx_flags=(-Xcxx -O3 -Xcxx -fno-math-errno)
-runtime_packages=(pkg-config libeigen3-dev libassimp-dev libopencv-dev)
+# ffmpeg at run time: calibration images other than PGM and calibration videos are decoded with it, and the
+# video overlay encodes with it.
+runtime_packages=(pkg-config libeigen3-dev libassimp-dev libopencv-dev ffmpeg)
 # The real-browser test: headless Chromium (WebGL through SwiftShader) and Debian's three.js r111.
 # The session-store tests check the file with the sqlite3 shell (PRAGMA integrity_check).
 # python3-venv: the independent C3D readers (PyPI `c3d`, `ezc3d`) go in a virtual environment in .build/.
 # slurm-wlm, munge: the batch test starts a private single-node Slurm cluster (as root).
 # The Blender tests open the scenes in Debian's Blender 3.4 (its glTF importer needs python3-numpy).
-# ffmpeg: the video overlay (and the tests decode screenshots with it).
-test_packages=(chromium libjs-three sqlite3 python3 python3-venv slurm-wlm munge blender python3-numpy ffmpeg godot3 xvfb xauth)
+# The tests decode screenshots with ffmpeg (a runtime package above).
+test_packages=(chromium libjs-three sqlite3 python3 python3-venv slurm-wlm munge blender python3-numpy godot3 xvfb xauth)
 python_tools=(c3d==0.6.0 ezc3d==1.7.2)
 
 install_missing() {
