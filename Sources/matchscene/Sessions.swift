@@ -57,6 +57,20 @@ struct SessionsAdd: ParsableCommand {
     for p in players where p.split(separator: "=", maxSplits: 1).count != 2 {
       throw ValidationError("--player: expected TRACK=NAME (e.g. P1=Ana), got '\(p)'")
     }
+    var nameOfTrack: [String: String] = [:], trackOfName: [String: String] = [:]
+    for p in players {
+      let parts = p.split(separator: "=", maxSplits: 1).map(String.init)
+      let (track, name) = (parts[0], parts[1])
+      if let other = nameOfTrack[track], other != name {
+        throw ValidationError("--player: track \(track) is named twice ('\(other)' and '\(name)'); give each track one name")
+      }
+      if let other = trackOfName[name.lowercased()], other != track {
+        throw ValidationError(
+          "--player: '\(name)' is given to both \(other) and \(track); one person is one track in a session (name the other track differently)")
+      }
+      nameOfTrack[track] = name
+      trackOfName[name.lowercased()] = track
+    }
     if let date, !Self.isDay(date) {
       throw ValidationError("--date: expected yyyy-MM-dd, got '\(date)'")
     }
