@@ -21,6 +21,10 @@ bool runRange(const Batch &b, size_t begin, size_t end) noexcept {
   }
 }
 
+/// Points a thread claims at a time: small next to a batch worth splitting (256 points per thread
+/// and more), large next to the cost of claiming them (one atomic add).
+constexpr size_t kBlockPoints = 64;
+
 /// The hardware threads, asked once (C++11 makes the static's initialisation thread-safe).
 size_t hardwareThreads() noexcept {
   static const size_t count = std::max(1u, std::thread::hardware_concurrency());
@@ -68,17 +72,21 @@ extern "C" mstri_status mstri_triangulate_scaled(const double *cameras, size_t c
     if (threads <= 1) {
       return mstri::runRange(batch, 0, point_count) ? MSTRI_OK : MSTRI_INTERNAL_ERROR;
     }
+    // Each thread claims blocks of points as it goes rather than a fixed share, so a thread the system
+    // runs less often (a busy machine) or that meets costlier points does not hold up the call. The
+    // points are independent, so the results do not depend on which thread did which block.
     std::atomic<bool> ok{true};
+    std::atomic<size_t> next{0};
+    const auto work = [&] {
+      for (;;) {
+        const size_t begin = next.fetch_add(mstri::kBlockPoints, std::memory_order_relaxed);
+        if (begin >= point_count) return;
+        if (!mstri::runRange(batch, begin, std::min(point_count, begin + mstri::kBlockPoints))) ok = false;
+      }
+    };
     std::vector<std::thread> workers;
-    const size_t chunk = (point_count + threads - 1) / threads;
-    for (size_t t = 1; t < threads; ++t) {
-      const size_t begin = t * chunk, end = std::min(point_count, begin + chunk);
-      if (begin >= end) break;
-      workers.emplace_back([&, begin, end] {
-        if (!mstri::runRange(batch, begin, end)) ok = false;
-      });
-    }
-    if (!mstri::runRange(batch, 0, std::min(point_count, chunk))) ok = false;
+    for (size_t t = 1; t < threads; ++t) workers.emplace_back(work);
+    work();
     for (std::thread &worker : workers) worker.join();
     return ok ? MSTRI_OK : MSTRI_INTERNAL_ERROR;
   });

@@ -31,6 +31,7 @@ struct View {
   double weight;    ///< confidence (or 1 without confidence weighting)
   double gateScale; ///< pixels per unit of the rejection gate: the camera's noise scale, or 1
   double lsScale;   ///< pixels per unit of the refined residual: the noise scale when weighing by it, or 1
+  double invLsScale;  ///< 1 / lsScale, made once per observation rather than at every evaluation
   double dltScale;  ///< extra DLT row weight: focal length / noise scale when weighing by it, or 1
   double error;     ///< pixel reprojection error of the current estimate
   bool used;
@@ -147,7 +148,7 @@ MSTRI_INLINE bool evaluate(const CameraModel *cameras, const std::vector<View> &
       return false;
     }
     const double iz = 1 / pz, xz = px * iz, yz = py * iz;
-    const double ls = 1 / view.lsScale;
+    const double ls = view.invLsScale;
     const double rx = ls * cam.fx * (xz - view.xn), ry = ls * cam.fy * (yz - view.yn);
     const double norm = std::sqrt(rx * rx + ry * ry);
     if (errorsOut) (*errorsOut)[i].error = norm * view.lsScale;
@@ -194,13 +195,13 @@ MSTRI_INLINE bool evaluate(const CameraModel *cameras, const std::vector<View> &
   return std::isfinite(cost);
 }
 
-/// Pixel reprojection error of `point` in every view, used or not (the lens distortion included), and
-/// the robust cost `evaluate` would give over the used views; false if the point is behind a used
-/// view's camera.
+/// Pixel reprojection error of `point` in every view, used or not (the lens distortion included), and,
+/// when `cost` is given, the robust cost `evaluate` would give over the used views; false if the point
+/// is behind a used view's camera.
 MSTRI_INLINE bool measure(const CameraModel *cameras, std::vector<View> &views, const Eigen::Vector3d &point,
-                          double delta, double &cost) {
+                          double delta, double *cost) {
   bool inFront = true;
-  cost = 0;
+  if (cost) *cost = 0;
   for (View &view : views) {
     const CameraModel &cam = cameras[view.camera];
     double px, py, pz;
@@ -211,9 +212,9 @@ MSTRI_INLINE bool measure(const CameraModel *cameras, std::vector<View> &views, 
       continue;
     }
     const double iz = 1 / pz, xz = px * iz, yz = py * iz;
-    if (view.used) {
+    if (cost && view.used) {
       const double rx = cam.fx * (xz - view.xn) / view.lsScale, ry = cam.fy * (yz - view.yn) / view.lsScale;
-      cost += view.weight * huberCost(std::sqrt(rx * rx + ry * ry), delta);
+      *cost += view.weight * huberCost(std::sqrt(rx * rx + ry * ry), delta);
     }
     double u, v;
     cam.toPixel(xz, yz, u, v);
@@ -418,12 +419,13 @@ MSTRI_INLINE PointEstimate triangulatePoint(const CameraModel *cameras, std::vec
   if (options.robust && options.max_iterations > 0) {
     deferred = refine(cameras, views, options, delta, point, cost, H, g, checked, checkedCost);
   }
-  double finalCost;
-  bool inFront = measure(cameras, views, point, delta, finalCost);
+  // The final cost is only needed to check an unmeasured last step.
+  double finalCost = 0;
+  bool inFront = measure(cameras, views, point, delta, deferred ? &finalCost : nullptr);
   if (deferred && !(inFront && finalCost <= checkedCost)) {
     // The unmeasured last step did not pay off (rare: a strongly non-linear neighbourhood): undo it.
     point = checked;
-    inFront = measure(cameras, views, point, delta, finalCost);
+    inFront = measure(cameras, views, point, delta, nullptr);
   }
   if (!inFront) {
     result.status = MSTRI_BEHIND_CAMERA;
@@ -462,6 +464,7 @@ MSTRI_MULTIVERSION void triangulateRange(const Batch &b, size_t begin, size_t en
       view.weight = weighted ? conf : 1.0;
       view.gateScale = b.noisePx ? b.noisePx[c] : 1.0;
       view.lsScale = b.noisePx && b.options->noise_weighting ? b.noisePx[c] : 1.0;
+      view.invLsScale = 1 / view.lsScale;
       view.dltScale = b.noisePx && b.options->noise_weighting ? b.cameras[c].fx / b.noisePx[c] : 1.0;
       view.used = false;
       view.hasRay = false;
