@@ -86,9 +86,26 @@ extension FlightFit {
     spinless.spin = .zero
     guard let plain = fit(samples, model: spinless, frames: frames, start: start) else { return nil }
     let times = samples.map { $0.time - plain.referenceTime }
-    guard model.magnus > 0, samples.count >= 8,
+    guard model.magnus > 0, samples.count >= 8 + 2 * contactSamples,
       FlightSpin.basis(velocity: FlightSpin.launchVelocity(plain.position, plain.velocity, at: times, model: plain.model)) != nil
     else { return plain }
+    // The samples within `contactSamples` of each end are left out of the spin's test and fit: the
+    // segmentation places a contact to within a frame, so an end sample may lie on the neighbouring
+    // flight, and a spin term bends the path into the V of the contact to reach it.
+    let ordered = samples.sorted { $0.time < $1.time }
+    let inner = Array(ordered[contactSamples..<(ordered.count - contactSamples)])
+    guard let plainInner = fit(inner, model: spinless, frames: frames, start: plain) else { return plain }
+    return spinTested(inner, plain: plainInner, model: spinless, frames: frames, start: start) ?? plain
+  }
+
+  /// The samples a contact may have put on the wrong side of it, at each end of a flight.
+  public static let contactSamples = 1
+
+  /// The spinning fit of `samples` when the F-test prefers it to `plain` (their spinless fit), else nil.
+  static func spinTested(
+    _ samples: [(time: Double, position: SIMD3<Double>)], plain: BallFlight, model spinless: BallModel, frames: ClosedRange<Int>,
+    start: BallFlight?
+  ) -> BallFlight? {
     let rssPlain = plain.rms * plain.rms * Double(samples.count)
     func statistic(_ spinning: BallFlight) -> Double {
       let rssSpin = spinning.rms * spinning.rms * Double(samples.count)
@@ -103,12 +120,19 @@ extension FlightFit {
     if start?.spin == nil {
       guard let step = fit(samples, model: spinless, frames: frames, iterations: 1, free: FlightFitFreedom(spin: true), start: plain),
         step.spin != nil, statistic(step) > spinTestCritical / 4
-      else { return plain }
+      else { return nil }
       spinStart = step
     }
     guard let spinning = fit(samples, model: spinless, frames: frames, free: FlightFitFreedom(spin: true), start: spinStart),
-      let spin = spinning.spin, spin.isPlausible, statistic(spinning) > spinTestCritical
-    else { return plain }
-    return spinning
+      let spin = spinning.spin, spin.isPlausible
+    else { return nil }
+    // The test's variance and the spin's uncertainty assume independent residuals; a smooth error
+    // along the flight (a calibration fault moves the ball smoothly) correlates them, and both are
+    // scaled by the variance inflation of that correlation (`varianceInflation`).
+    let inflation = varianceInflation(residualCorrelation: residualAutocorrelation(spinning, samples: samples))
+    guard statistic(spinning) / inflation > spinTestCritical else { return nil }
+    var honest = spinning
+    honest.spin?.uncertainty = spin.uncertainty * inflation.squareRoot()
+    return honest
   }
 }
