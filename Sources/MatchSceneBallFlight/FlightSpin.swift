@@ -128,8 +128,9 @@ extension FlightFit {
   /// T by ½ k_M |ω × v| T² against its initial velocity, so a smooth error of a few millimetres along
   /// the path, which a triangulated path carries from its cameras' calibration, reads as a spin
   /// growing as 1/T²: on 0.2 s flights of spinless simulated matches it read as 58 and 69 rev/s of
-  /// sidespin at 4σ, while longer flights showed none once their end samples were left out.
-  public static let minimumSpinDuration = 0.25
+  /// sidespin at 4σ (0.18 s of samples once the end samples are left out), while longer flights
+  /// showed none once their end samples were left out.
+  public static let minimumSpinDuration = 0.2
 
   /// The spinning fit of `samples` when the F-test prefers it to `plain` (their spinless fit), else
   /// nil and the spin fitted (the full fit's, or the first Gauss–Newton step's when that stopped the
