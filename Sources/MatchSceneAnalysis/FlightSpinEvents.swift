@@ -5,6 +5,10 @@ import MatchSceneCore
 /// flight's first observed frame or lies at most `reach` frames before it.
 enum FlightSpinEvents {
   static let reach = 3
+  /// The largest uncertainty (1σ, rad/s: 20 rev/s) of a spin reported after a bounce that its flight
+  /// alone does not show (`sharingSidespin`); beyond it the value says nothing a player's stroke does
+  /// not already vary by.
+  static let candidateUncertainty = 20 * 2 * Double.pi
 
   /// The flights' spins put on the events, the sidespin shared along each chain of flights joined by
   /// bounces (`sharingSidespin`).
@@ -26,8 +30,9 @@ enum FlightSpinEvents {
     }
   }
 
-  /// `flights` in order of their first frame, the sidespins of each run of consecutive spinning
-  /// flights that meet at bounces replaced by their shared value (`FlightSpin.sharedSidespin`: a
+  /// `flights` in order of their first frame, each flight after a spinning flight's bounce spinning
+  /// with its `spinCandidate`, and the sidespins of each run of consecutive spinning flights that
+  /// meet at bounces replaced by their shared value (`FlightSpin.sharedSidespin`: a
   /// bounce on a horizontal surface leaves the sidespin as it was). Two flights meet at a bounce when
   /// a `bounce` event, and no `hit` or `net` event, lies between `reach` frames before the first's last
   /// frame and the second's first frame.
@@ -39,6 +44,14 @@ enum FlightSpinEvents {
       let from = out[i].frames.upperBound - reach, to = out[i + 1].frames.lowerBound
       guard from <= to else { return false }
       return (from...to).contains(where: bounces.contains) && !(from...to).contains(where: others.contains)
+    }
+    // A bounce does not stop a spinning ball (it changes the topspin and leaves the sidespin;
+    // `FlightSpin.sharedSidespin`): after a spinning flight's bounce, the next flight reports the spin
+    // its own samples give even when they are too few to pass the test alone, when they give it to
+    // within `candidateUncertainty`.
+    for i in out.indices.dropLast() where out[i].spin != nil && out[i + 1].spin == nil {
+      guard let candidate = out[i + 1].spinCandidate, candidate.uncertainty <= candidateUncertainty, meetAtBounce(i) else { continue }
+      out[i + 1].spin = candidate
     }
     var start = 0
     while start < out.count {

@@ -17,6 +17,9 @@ public struct BallFlight: Sendable {
   public var spin: FlightSpin?
   /// Standard uncertainty (1σ) of the drag constant, 1/m, when the fit had the drag free.
   public var dragUncertainty: Double?
+  /// The spin the flight's samples give when the model test did not keep it (nil: kept, or not
+  /// fitted): what a flight after a spinning ball's bounce reports (`FlightSpin.afterBounce`).
+  public var spinCandidate: FlightSpin?
 
   public init(
     frames: ClosedRange<Int>, referenceTime: Double, position: SIMD3<Double>, velocity: SIMD3<Double>, rms: Double, model: BallModel,

@@ -65,6 +65,30 @@ public struct BallSpinEvaluation: Encodable, Sendable {
   public var spinOnSpinlessAboveUncertainty: Int
   /// The true drag constant, 1/m.
   public var trueDrag: Double
+  /// The evaluated flights whose spin error exceeds 10 rev/s (or that no event matched), for finding
+  /// why.
+  public var misses: [Miss] = []
+
+  /// One evaluated flight outside 10 rev/s: the truth, what was reported, and how well it was seen.
+  public struct Miss: Encodable, Sendable {
+    /// Start and end, seconds of match time.
+    public var start: Double
+    public var end: Double
+    /// Frames of the flight where at least two cameras saw the ball (nil: not known).
+    public var seenFrames: Int?
+    public var horizontalSpeed: Double?
+    /// True and reported topspin and sidespin, rev/s (reported nil: no event matched).
+    public var trueTopspin: Double
+    public var trueSidespin: Double
+    public var topspin: Double?
+    public var sidespin: Double?
+    public var uncertainty: Double?
+    /// The matched event's type and its time minus the flight's start, s.
+    public var event: String?
+    public var eventOffset: Double?
+    /// Spin error, rev/s (nil: no event matched).
+    public var error: Double?
+  }
 
   /// Reads `truth/ball.json` from `truthFolder`; nil when absent.
   public static func readTruth(_ truthFolder: URL) throws -> (drag: Double, flights: [TrueFlight])? {
@@ -91,15 +115,34 @@ public struct BallSpinEvaluation: Encodable, Sendable {
     unseenFlights = fast.count - long.count
     var spinErrors: [Double] = [], axisErrors: [Double] = []
     var matched = 0, onSpinless = 0, onSpinlessAbove = 0
+    var misses: [Miss] = []
     for flight in long {
+      var miss = Miss(
+        start: flight.start, end: flight.end,
+        seenFrames: seen.map { seen in
+          let first = Int((flight.start * seen.fps).rounded(.up)), last = Int((flight.end * seen.fps).rounded(.down))
+          return first <= last ? (first...last).filter(seen.frames.contains).count : 0
+        }, horizontalSpeed: flight.horizontalSpeed, trueTopspin: flight.topspin, trueSidespin: flight.sidespin)
       guard let event = starts.min(by: { abs($0.time - flight.start) < abs($1.time - flight.start) }),
         abs(event.time - flight.start) <= Self.timeTolerance
-      else { continue }
+      else {
+        misses.append(miss)
+        continue
+      }
       matched += 1
       let estimate = SIMD2(event.spin?.topspin ?? 0, event.spin?.sidespin ?? 0)
       let truthSpin = SIMD2(flight.topspin, flight.sidespin)
       let difference = estimate - truthSpin
       spinErrors.append((difference * difference).sum().squareRoot())
+      if spinErrors.last! > 10 {
+        miss.topspin = estimate.x
+        miss.sidespin = estimate.y
+        miss.uncertainty = event.spin?.uncertainty
+        miss.event = event.type.rawValue
+        miss.eventOffset = event.time - flight.start
+        miss.error = spinErrors.last!
+        misses.append(miss)
+      }
       let trueSize = (truthSpin * truthSpin).sum().squareRoot(), size = (estimate * estimate).sum().squareRoot()
       if trueSize == 0, let spin = event.spin {
         onSpinless += 1
@@ -127,6 +170,7 @@ public struct BallSpinEvaluation: Encodable, Sendable {
     axisWithin15 = axisErrors.isEmpty ? 1 : Double(axisErrors.filter { $0 <= 15 }.count) / Double(axisErrors.count)
     spinOnSpinless = onSpinless
     spinOnSpinlessAboveUncertainty = onSpinlessAbove
+    self.misses = misses
   }
 
   public var summary: String {

@@ -73,4 +73,29 @@ final class BounceSpinTests: XCTestCase {
     XCTAssertEqual(attached[0].spin!.sidespin, 30.8, accuracy: 1e-9)
     XCTAssertEqual(attached[1].spin!.sidespin, 10, accuracy: 1e-9)
   }
+
+  func testAFlightAfterASpinningBallsBounceReportsTheSpinItsSamplesGive() {
+    func flight(_ frames: ClosedRange<Int>, _ spin: FlightSpin?, candidate: FlightSpin? = nil) -> BallFlight {
+      var f = BallFlight(frames: frames, referenceTime: 0, position: .zero, velocity: SIMD3(5, 0, 0), rms: 0.002,
+                         model: BallModel(drag: 0.13), spin: spin)
+      f.spinCandidate = candidate
+      return f
+    }
+    // The second flight's samples alone did not pass the test; it follows a bounce of a spinning
+    // ball and reports its own fit, the sidespin shared. The fourth follows a hit and stays spinless.
+    let flights = [
+      flight(0...20, spin(top: 40, side: 30, uncertainty: 1)), flight(22...40, nil, candidate: spin(top: 25, side: 20, uncertainty: 10)),
+      flight(42...70, nil, candidate: spin(top: 10, side: 5, uncertainty: 12)),
+      flight(72...90, nil, candidate: spin(top: 9, side: 4, uncertainty: 12)),
+    ]
+    let events = [
+      MatchEvent(type: .bounce, frame: 21, time: 21 / 60), MatchEvent(type: .bounce, frame: 41, time: 41 / 60),
+      MatchEvent(type: .hit, frame: 71, time: 71 / 60),
+    ]
+    let shared = FlightSpinEvents.sharingSidespin(flights, events: events)
+    XCTAssertEqual(shared[1].spin?.topspin ?? 0, 25 * Self.revolution, accuracy: 1e-9)
+    XCTAssertEqual(shared[1].spin?.sidespin ?? 0, shared[0].spin!.sidespin)
+    XCTAssertNotNil(shared[2].spin, "a bounce chain carries on")
+    XCTAssertNil(shared[3].spin, "a stroke is not a bounce")
+  }
 }
