@@ -106,7 +106,8 @@ struct FlightGravity: Sendable {
     guard let plain = share(local: columns, global: gravityColumns, residual: residual) else { return nil }
     let spinning = spinColumns.isEmpty ? nil : share(local: columns + spinColumns, global: gravityColumns, residual: residual)
     let dragging = share(local: columns + spinColumns + [dragColumn], global: gravityColumns, residual: residual)
-    return Flight(plain: plain, spinning: spinning, dragging: dragging, spun: flight.spin != nil)
+    // A spinning path keeps its spin free here, whether its spin is reported or only a candidate.
+    return Flight(plain: plain, spinning: spinning, dragging: dragging, spun: flight.model.spin != .zero)
   }
 
   /// The reduced normal equations of δg (`global`, 3 columns) with the `local` columns eliminated.
