@@ -58,6 +58,9 @@ struct Calibrate: ParsableCommand {
   @Option(help: "With --from-players and no --table-corners: the people's typical height (a length: 1.75m), for the scale.")
   var personHeight: LengthArgument?
 
+  @Option(help: "With --from-players: frames of the match used at most, spread evenly over it (fewer: faster).")
+  var playerFrames: Int = 240
+
   @Option(help: "The match's skeleton when its match.toml does not name it (coco17, body25b, …).")
   var skeleton: String?
 
@@ -78,6 +81,7 @@ struct Calibrate: ParsableCommand {
 
   func validate() throws {
     if images == nil && intrinsics == nil { throw ValidationError("give --images (checkerboard images) or --intrinsics (an existing calibration)") }
+    if playerFrames < 10 { throw ValidationError("--player-frames must be ≥ 10") }
     if fromPlayers && match == nil { throw ValidationError("--from-players needs the match to pose the cameras from: add --match FOLDER") }
     if usesPlayers && boardImages != nil { throw ValidationError("give --board-images or --from-players, not both") }
     if usesPlayers && tableCorners == nil && personHeight == nil {
@@ -125,6 +129,7 @@ struct Calibrate: ParsableCommand {
     inputs.matchSkeleton = skeleton
     inputs.fromPlayers = usesPlayers
     inputs.personHeight = personHeight?.metres
+    inputs.playerRig.maxFrames = playerFrames
     let table = try SportSpec.builtIn(sport).tableGeometry()
     inputs.table = table
     let (cameras, report) = try CameraCalibration.run(inputs)
