@@ -21,7 +21,11 @@ struct Calibrate: ParsableCommand {
       (origin on the floor below the table's centre, x along its length, z up); --board-images DIR (one image per \
       camera of one board all cameras see at once) places them in the board's frame. With --table-corners, --match \
       FOLDER then refines every camera's pose jointly by a robust bundle adjustment over that match's reconstructed \
-      players (and ball), the table's clicked corners holding the venue frame and its scale.
+      players (and ball), the table's clicked corners holding the venue frame and its scale. --from-players \
+      (implied by --match without --table-corners) poses the cameras from the match's people alone: relative \
+      poses between camera pairs from the essential matrix on shared keypoints, then a robust bundle adjustment; \
+      the scale and frame come from --table-corners (the venue frame) or --person-height (z up, origin on the \
+      floor below the people).
       """)
 
   @Option(name: .shortAndLong, help: "Output folder for calibration.toml, calibration_report.json and rig.svg.")
@@ -48,6 +52,15 @@ struct Calibrate: ParsableCommand {
   @Option(help: "A match folder (calibration/ optional, pose/): with --table-corners, every camera's pose is then refined jointly on its players' keypoints, the table's corners holding the venue frame and scale.")
   var match: String?
 
+  @Flag(help: "Pose the cameras from the players of --match alone (no board; the table's corners, when given, only fix the frame and scale).")
+  var fromPlayers = false
+
+  @Option(help: "With --from-players and no --table-corners: the people's typical height (a length: 1.75m), for the scale.")
+  var personHeight: LengthArgument?
+
+  @Option(help: "With --from-players: frames of the match used at most, spread evenly over it (fewer: faster).")
+  var playerFrames: Int = 240
+
   @Option(help: "The match's skeleton when its match.toml does not name it (coco17, body25b, …).")
   var skeleton: String?
 
@@ -68,7 +81,15 @@ struct Calibrate: ParsableCommand {
 
   func validate() throws {
     if images == nil && intrinsics == nil { throw ValidationError("give --images (checkerboard images) or --intrinsics (an existing calibration)") }
-    if match != nil && tableCorners == nil { throw ValidationError("--match refines the poses the table's corners give: add --table-corners") }
+    if playerFrames < 10 { throw ValidationError("--player-frames must be ≥ 10") }
+    if fromPlayers && match == nil { throw ValidationError("--from-players needs the match to pose the cameras from: add --match FOLDER") }
+    if usesPlayers && boardImages != nil { throw ValidationError("give --board-images or --from-players, not both") }
+    if usesPlayers && tableCorners == nil && personHeight == nil {
+      throw ValidationError("posing the cameras from the players needs a scale: add --table-corners FILE or --person-height LENGTH (e.g. 1.75m)")
+    }
+    if personHeight != nil && !usesPlayers { throw ValidationError("--person-height scales a rig posed from the players: add --match (and --from-players)") }
+    if personHeight != nil && tableCorners != nil { throw ValidationError("give --table-corners or --person-height for the scale, not both") }
+    if let personHeight, !(personHeight.metres > 0.5 && personHeight.metres < 2.8) { throw ValidationError("--person-height must be a person's height (0.5–2.8 m)") }
     if tableCorners != nil && boardImages != nil { throw ValidationError("give --table-corners or --board-images, not both") }
     if (images != nil || boardImages != nil) && (board == nil || square == nil) {
       throw ValidationError("board images need --board COLUMNSxROWS (inner corners) and --square LENGTH")
@@ -79,6 +100,9 @@ struct Calibrate: ParsableCommand {
     if minImages < 3 { throw ValidationError("--min-images must be ≥ 3") }
     if !(every > 0 && every.isFinite) { throw ValidationError("--every must be > 0 seconds") }
   }
+
+  /// Whether the poses come from the match's players: asked, or --match without the table's corners.
+  var usesPlayers: Bool { fromPlayers || (match != nil && tableCorners == nil) }
 
   static func boardSize(_ text: String) -> (Int, Int)? {
     let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
@@ -103,6 +127,9 @@ struct Calibrate: ParsableCommand {
     inputs.boardImages = boardImages.map { URL(fileURLWithPath: $0) }
     inputs.match = match.map { URL(fileURLWithPath: $0) }
     inputs.matchSkeleton = skeleton
+    inputs.fromPlayers = usesPlayers
+    inputs.personHeight = personHeight?.metres
+    inputs.playerRig.maxFrames = playerFrames
     let table = try SportSpec.builtIn(sport).tableGeometry()
     inputs.table = table
     let (cameras, report) = try CameraCalibration.run(inputs)

@@ -66,6 +66,22 @@ mscal_status mscal_solve_pose(const double *camera, const double *world_points, 
 /// for a print at a few metres) mean blur.
 mscal_status mscal_image_sharpness(const uint8_t *pixels, int32_t width, int32_t height, double *sharpness_out);
 
+/// The relative pose of two calibrated views from `count` ≥ 5 point correspondences in normalised
+/// undistorted coordinates (z = 1 plane): the essential matrix by Nistér's five-point solver inside
+/// RANSAC (D. Nistér, "An efficient solution to the five-point relative pose problem", TPAMI 2004;
+/// cv::findEssentialMat), then the one of its four decompositions that puts the inliers in front of both
+/// views (Hartley & Zisserman, Multiple View Geometry, 2nd ed., §9.6.2; cv::recoverPose).
+/// - threshold: largest distance of an inlier from its epipolar line, normalised units (pixels / focal).
+/// - max_iterations: RANSAC's iterations at most.
+/// - rotation_out (9 doubles, row-major), translation_out (3 doubles, unit length): view b's frame from
+///   view a's, x_b = R · x_a + t.
+/// - inliers_out: count bytes, 1 for the correspondences that pass both the epipolar and the
+///   in-front-of-both-views tests; inlier_count_out their number.
+/// Returns MSCAL_DEGENERATE when no essential matrix or no decomposition with inliers in front is found.
+mscal_status mscal_relative_pose(const double *normalised_a, const double *normalised_b, size_t count,
+                                 double threshold, int32_t max_iterations, double *rotation_out,
+                                 double *translation_out, uint8_t *inliers_out, size_t *inlier_count_out);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

@@ -38,6 +38,33 @@ public struct CalibrationReport: Sendable, Codable {
     public var scale: Double
   }
 
+  /// The poses from the players alone (`PlayerRig`): how each camera was linked to the reference camera
+  /// and what fixed the world's frame and scale.
+  public struct PlayerRigReport: Sendable, Codable {
+    public struct Link: Sendable, Codable {
+      public var camera: String
+      /// Keypoints of the people matched between this camera and the reference, and those that fit the
+      /// relative pose (five-point essential matrix, RANSAC).
+      public var sharedKeypoints: Int
+      public var inliers: Int
+    }
+    public var match: String
+    public var reference: String
+    public var scaleCamera: String
+    public var links: [Link]
+    /// Points and observations of the bundle adjustment, and its median residual after, pixels.
+    public var points: Int
+    public var observations: Int
+    public var medianPx: Double
+    /// How the world frame is fixed ("world = …") and where its scale comes from.
+    public var gauge: String
+    public var scaleFrom: String
+    /// With a stated body height: the people's stature their limbs gave before scaling (units of the
+    /// reference-to-scale-camera distance) and the limb samples.
+    public var measuredStature: Double?
+    public var limbSamples: Int?
+  }
+
   public struct CameraEntry: Sendable, Codable {
     public var name: String
     public var imageSize: [Int]
@@ -61,12 +88,16 @@ public struct CalibrationReport: Sendable, Codable {
   public var world: String
   public var cameras: [CameraEntry]
   public var playerRefinement: PlayerRefinement?
+  public var playerRig: PlayerRigReport?
 
-  public init(board: Board?, world: String, cameras: [CameraEntry], playerRefinement: PlayerRefinement? = nil) {
+  public init(
+    board: Board?, world: String, cameras: [CameraEntry], playerRefinement: PlayerRefinement? = nil, playerRig: PlayerRigReport? = nil
+  ) {
     self.board = board
     self.world = world
     self.cameras = cameras
     self.playerRefinement = playerRefinement
+    self.playerRig = playerRig
   }
 
   /// The report as JSON (sorted keys, pretty-printed).

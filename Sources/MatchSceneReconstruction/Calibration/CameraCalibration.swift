@@ -29,6 +29,11 @@ public enum CameraCalibration {
     public var match: URL?
     public var matchSkeleton: String?
     public var playerRefinement = PlayerPoseRefinement.Options()
+    /// Pose the cameras from the match's players alone (`PlayerRig`), the table's clicks (when given)
+    /// or `personHeight` (metres) giving the scale and world frame.
+    public var fromPlayers = false
+    public var personHeight: Double?
+    public var playerRig = PlayerRig.Options()
     public init() {}
   }
 
@@ -60,7 +65,11 @@ public enum CameraCalibration {
     var extrinsics: [String: CalibrationReport.Extrinsics] = [:]
     var refinementReport: CalibrationReport.PlayerRefinement?
     var world = "none: every camera at the origin, looking along +z (intrinsics only)"
-    if let corners = inputs.tableCorners {
+    var rigReport: CalibrationReport.PlayerRigReport?
+    if inputs.fromPlayers {
+      guard let folder = inputs.match else { throw InputError(file: ".", "posing the cameras from the players needs a match folder (--match)") }
+      (world, rigReport, refinementReport) = try PlayerRigCalibration.run(folder, cameras: &cameras, extrinsics: &extrinsics, inputs: inputs)
+    } else if let corners = inputs.tableCorners {
       guard let table = inputs.table else { throw InputError(file: corners.path, "the sport has no table to calibrate from") }
       let fits = try TableExtrinsics.fit(TableExtrinsics.read(corners), cameras: Array(cameras.values), table: table, file: corners.path)
       for fit in fits {
@@ -80,7 +89,7 @@ public enum CameraCalibration {
       }
       world = "board: origin at the board's first inner corner, x along its columns, y along its rows (metres)"
     }
-    let located = inputs.tableCorners != nil || inputs.boardImages != nil
+    let located = inputs.tableCorners != nil || inputs.boardImages != nil || inputs.fromPlayers
     if located, let lost = cameras.keys.sorted().first(where: { extrinsics[$0] == nil }) {
       let file = (inputs.tableCorners ?? inputs.boardImages)!.path
       throw InputError(
@@ -97,7 +106,7 @@ public enum CameraCalibration {
           name: name, imageSize: [c.imageSize.width, c.imageSize.height], fx: c.fx, fy: c.fy, cx: c.cx, cy: c.cy, distortion: c.distortion,
           intrinsicsSource: e.source, intrinsicsRMSPx: e.rms, images: e.images,
           extrinsics: extrinsics[name] ?? .init(source: "none", centre: array(c.center)))
-      }, playerRefinement: refinementReport)
+      }, playerRefinement: refinementReport, playerRig: rigReport)
     return (names.map { cameras[$0]! }, report)
   }
 
@@ -114,19 +123,7 @@ public enum CameraCalibration {
     try CalibrationTOML.write(cameras.keys.sorted().map { cameras[$0]! }, to: posed)
     let loaded = try MatchFolder.load(folder, options: MatchFolderOptions(calibration: posed, skeleton: inputs.matchSkeleton))
     let match = loaded.match
-    // One anchor per clicked venue point (the same model point in every camera).
-    var anchors: [PlayerPoseRefinement.Anchor] = []
-    for fit in fits {
-      guard let c = match.cameras.firstIndex(where: { $0.name == fit.camera.name }) else { continue }
-      for (world, pixel) in zip(fit.worldPoints, fit.pixels) {
-        let click = PlayerPoseRefinement.Anchor.Click(camera: c, pixel: pixel)
-        if let a = anchors.firstIndex(where: { length($0.world - world) < 1e-9 }) {
-          anchors[a].clicks.append(click)
-        } else {
-          anchors.append(.init(world: world, clicks: [click]))
-        }
-      }
-    }
+    let anchors = anchors(fits, cameras: match.cameras)
     guard let outcome = try PlayerPoseRefinement.refine(
       match: match, anchors: anchors, frames: loaded.commonFrames, options: inputs.playerRefinement)
     else {
@@ -146,6 +143,24 @@ public enum CameraCalibration {
       match: folder.path,
       gauge: "bundle adjustment over the players' keypoints (Huber), then the similarity taking the adjusted table points onto the table's model",
       observations: outcome.keypointObservations, anchorResidualsM: outcome.anchorResidualsM, scale: outcome.alignment.scale)
+  }
+
+  /// One anchor per clicked venue point (the same model point in every camera), cameras by index into
+  /// `cameras`.
+  static func anchors(_ fits: [TableExtrinsics.CameraFit], cameras: [Camera]) -> [PlayerPoseRefinement.Anchor] {
+    var anchors: [PlayerPoseRefinement.Anchor] = []
+    for fit in fits {
+      guard let c = cameras.firstIndex(where: { $0.name == fit.camera.name }) else { continue }
+      for (world, pixel) in zip(fit.worldPoints, fit.pixels) {
+        let click = PlayerPoseRefinement.Anchor.Click(camera: c, pixel: pixel)
+        if let a = anchors.firstIndex(where: { length($0.world - world) < 1e-9 }) {
+          anchors[a].clicks.append(click)
+        } else {
+          anchors.append(.init(world: world, clicks: [click]))
+        }
+      }
+    }
+    return anchors
   }
 
   static func array(_ v: SIMD3<Double>) -> [Double] { [v.x, v.y, v.z] }
