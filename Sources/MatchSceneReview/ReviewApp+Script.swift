@@ -907,10 +907,12 @@ extension ReviewApp {
         if (canvas.width !== W || canvas.height !== H) { canvas.width = W; canvas.height = H; }
         const g = canvas.getContext("2d");
         g.clearRect(0, 0, W, H);
-        if (!video.cam) return;
-        // The picture's rectangle inside the element (object-fit: contain), at the camera's aspect.
-        const a = el.videoWidth && el.videoHeight ? el.videoWidth / el.videoHeight : (video.cam.aspect || 16 / 9);
+        // The picture's rectangle inside the element (object-fit: contain), at the video's or camera's aspect.
+        const a = el.videoWidth && el.videoHeight ? el.videoWidth / el.videoHeight : (video.cam && video.cam.aspect || 16 / 9);
         const w = W / H > a ? H * a : W, h = W / H > a ? H : W / a, x0 = (W - w) / 2, y0 = (H - h) / 2;
+        const box = canvas.getBoundingClientRect();
+        video.picture = [box.left + x0, box.top + y0, w, h].map((v) => Math.round(v * 10) / 10);
+        if (!video.cam) return;
         const pixel = (p) => { const n = p.clone().project(video.cam); return n.z < -1 || n.z > 1 ? null : [x0 + (n.x + 1) / 2 * w, y0 + (1 - n.y) / 2 * h]; };
         g.lineWidth = 2;
         for (const person of people) {
@@ -1024,7 +1026,7 @@ extension ReviewApp {
           eventsShown: shownEvents.length, latestEventShown: shownEvents.length ? shownEvents[shownEvents.length - 1].time : null,
           futureEventsShown: shownEvents.filter((r) => r.time > now + 1e-9).length,
           strokesListed: document.querySelectorAll("#strokeList .stroke").length, strokes: review.strokes.length,
-          video: video ? { camera: video.spec.camera, time: video.element.currentTime, ready: video.element.readyState, projected: !!video.cam } : null,
+          video: video ? { camera: video.spec.camera, time: video.element.currentTime, ready: video.element.readyState, projected: !!video.cam, picture: video.picture || null } : null,
           selectedStroke: review.state.selected, readyMs: readyAt === null ? null : Math.round(readyAt), range: range ? [range.start, range.end] : null,
         });
       });
