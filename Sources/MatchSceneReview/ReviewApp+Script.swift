@@ -115,9 +115,12 @@ extension ReviewApp {
       }
 
       // The timeline: one header per rally with the score as it stood, then its events; rows appear only
-      // once the clock reaches them.
+      // once the clock reaches them. Built once the scene is drawn (`buildTimeline`), not before.
       const rows = [];
-      (function buildTimeline() {
+      let timelineBuilt = false;
+      function buildTimeline() {
+        if (timelineBuilt) return;
+        timelineBuilt = true;
         const notes = (data.notes || []).map((n) => `<div class="note">${escape(n)}</div>`).join("");
         $("notes").innerHTML = notes + (events.length ? "" : `<div class="note">No events (the output has no events.json).</div>`);
         const box = $("timeline");
@@ -142,11 +145,14 @@ extension ReviewApp {
           rows.push({ time: e.time, el: row, event: e });
         }
         rows.forEach((r) => { r.el.hidden = true; });
-      })();
+        state.lastShown = -2;
+        showUntil(state.now);
+      }
 
       /// Shows the events at or before match time `now` (never one still to come), the latest marked.
       function showUntil(now) {
         state.now = now;
+        if (!timelineBuilt) return;
         // Rows are in time order: the shown ones are a prefix.
         let lo = 0, hi = rows.length;
         while (lo < hi) { const mid = (lo + hi) >> 1; if (rows[mid].time <= now + 1e-9) lo = mid + 1; else hi = mid; }
@@ -168,8 +174,10 @@ extension ReviewApp {
 
       // Strokes: filter by player, kind and score; sorted by score; one selected shows its card and curves.
       const angles = data.angles || [];
-      const scales = {};
-      (function sharedScales() {
+      let scales = null;
+      /// Each angle's scale over every stroke and reference, computed when the first plot is drawn.
+      function sharedScales() {
+        scales = {};
         for (const a of angles) {
           let lo = Infinity, hi = -Infinity;
           const take = (v) => { for (const x of v || []) { if (x < lo) lo = x; if (x > hi) hi = x; } };
@@ -185,7 +193,7 @@ extension ReviewApp {
           const step = niceStep((hi - lo) / 5);
           scales[a.key] = { lo: Math.floor(lo / step) * step, hi: Math.ceil(hi / step) * step, step };
         }
-      })();
+      }
       function niceStep(raw) {
         for (const s of [1, 2, 5, 10, 15, 20, 30, 45, 60, 90]) if (raw <= s) return s;
         return 180;
@@ -241,6 +249,7 @@ extension ReviewApp {
       function plot(angle, cur, ref, spread) {
         if (!cur) return "";
         const W = 390, H = 150, L = 38, R = 8, T = 16, B = 22;
+        if (!scales) sharedScales();
         const sc = scales[angle.key];
         const x = (k) => L + (W - L - R) * k / 100;
         const y = (v) => T + (H - T - B) * (sc.hi - v) / (sc.hi - sc.lo);
@@ -271,7 +280,7 @@ extension ReviewApp {
           for (const [t, p] of [["tabMatch", "match"], ["tabStrokes", "strokes"]]) { $(t).classList.toggle("on", t === tab); $(p).hidden = p !== panel; }
         };
       }
-      return { data, events, strokes, rows, state, showUntil, select, name, listStrokes };
+      return { data, events, strokes, rows, state, showUntil, select, name, listStrokes, buildTimeline };
     })();
 
     window.addEventListener("load", () => {
@@ -285,6 +294,7 @@ extension ReviewApp {
         "(or pass a three.js release up to r147; online, the default loads three.js from a CDN).";
       box.querySelector("code").textContent = MATCHSCENE_THREE + (matchsceneMissingFiles.length ? " (missing: " + matchsceneMissingFiles.join(", ") + ")" : "");
       document.getElementById("status").textContent = "no three.js";
+      review.buildTimeline();
       review.showUntil(Infinity);
     });
     __BIND_TRACKS__
@@ -323,6 +333,19 @@ extension ReviewApp {
       controls.target.set(0, 0.8, 0);
       controls.maxPolarAngle = 0.47 * Math.PI;
       controls.update();
+      // The lit surfaces' one shader (`sharedLook`) is linked now, while the scene loads: without the
+      // check of each link right after it, the GPU process compiles it alongside the page's own work and
+      // the first frame waits only for what is left.
+      renderer.debug.checkShaderErrors = false;
+      const white = new THREE.DataTexture(new Uint8Array([255, 255, 255, 255]), 1, 1, THREE.RGBAFormat);
+      white.needsUpdate = true;
+      (function linkEarly() {
+        const warm = new THREE.Mesh(new THREE.PlaneGeometry(1, 1), new THREE.MeshStandardMaterial({ map: white, side: THREE.DoubleSide }));
+        warm.castShadow = warm.receiveShadow = true;
+        scene.add(warm);
+        renderer.compile(scene, orbit);
+        scene.remove(warm);
+      })();
 
       let mixer = null, action = null, base = null, offset = 0, duration = 0, fps = data.fps || 50;
       let playing = true, speed = 1, loop = false, range = null, mode = "orbit", camera = null, now = 0, floorY = 0;
@@ -504,17 +527,28 @@ extension ReviewApp {
         }
       }
 
-      /// A floor that fades into the background (a radial gradient's alpha), receiving shadows.
+      /// A floor that fades into the background (a radial gradient's alpha), receiving shadows, with a faint
+      /// 1 m grid near the middle for scale (drawn into its texture: no shader of its own to compile).
       function makeFloor(center, y, size) {
-        const canvas = document.createElement("canvas");
-        canvas.width = canvas.height = 256;
+        const canvas = document.createElement("canvas"), S = 1024;
+        canvas.width = canvas.height = S;
         const g = canvas.getContext("2d");
-        const grad = g.createRadialGradient(128, 128, 0, 128, 128, 128);
+        const grad = g.createRadialGradient(S / 2, S / 2, 0, S / 2, S / 2, S / 2);
         grad.addColorStop(0, "rgba(92,98,108,1)");
         grad.addColorStop(0.45, "rgba(80,86,96,0.95)");
         grad.addColorStop(1, "rgba(80,86,96,0)");
         g.fillStyle = grad;
-        g.fillRect(0, 0, 256, 256);
+        g.fillRect(0, 0, S, S);
+        const perMetre = S / size, half = Math.floor(Math.min(size * 0.5, 24) / 2);
+        g.strokeStyle = "rgba(120,128,140,0.35)";
+        g.lineWidth = Math.max(1, perMetre / 20);
+        g.beginPath();
+        for (let k = -half; k <= half; k++) {
+          const at = S / 2 + k * perMetre;
+          g.moveTo(at, S / 2 - half * perMetre); g.lineTo(at, S / 2 + half * perMetre);
+          g.moveTo(S / 2 - half * perMetre, at); g.lineTo(S / 2 + half * perMetre, at);
+        }
+        g.stroke();
         const texture = new THREE.CanvasTexture(canvas);
         const floor = new THREE.Mesh(new THREE.PlaneGeometry(size, size), new THREE.MeshStandardMaterial({ map: texture, transparent: true, roughness: 0.95, depthWrite: false }));
         floor.rotation.x = -Math.PI / 2;
@@ -523,13 +557,9 @@ extension ReviewApp {
         floor.renderOrder = -1;
         floor.name = "review floor";
         scene.add(floor);
-        // Faint 1 m grid near the middle, for scale.
-        const grid = new THREE.GridHelper(Math.min(size * 0.5, 24), Math.round(Math.min(size * 0.5, 24)), 0x5c636e, 0x4a5059);
-        grid.position.set(center.x, y - 0.001, center.z);
-        grid.material.transparent = true;
-        grid.material.opacity = 0.25;
-        scene.add(grid);
       }
+      /// A glowing, unlit-looking material on the lit surfaces' shader (`sharedLook`): black, emitting `color`.
+      const glow = (color, opacity) => new THREE.MeshStandardMaterial({ color: 0x000000, emissive: color, roughness: 1, metalness: 0, transparent: true, opacity, depthWrite: false });
 
       /// The ball's trail: where it was over the last 0.4 s, fading (sampled from its animation tracks).
       function makeTrail(ballNode) {
@@ -537,12 +567,12 @@ extension ReviewApp {
         ballNode.castShadow = true;
         if (ballNode.material && ballNode.material.emissive) ballNode.material.emissive = color.clone().multiplyScalar(0.5);
         // A halo makes the 40 mm ball visible from across the hall.
-        const halo = new THREE.Mesh(new THREE.SphereGeometry(ballRadius(), 12, 8), new THREE.MeshBasicMaterial({ color, transparent: true, opacity: 0.35, depthWrite: false }));
+        const halo = new THREE.Mesh(new THREE.SphereGeometry(ballRadius(), 12, 8), glow(color, 0.35));
         halo.scale.setScalar(2.2);
         halo.userData.review = true;
         ballNode.add(halo);
         for (let i = 0; i < 24; i++) {
-          const m = new THREE.Mesh(sphere, new THREE.MeshBasicMaterial({ color, transparent: true, opacity: 0.55 * (1 - i / 24), depthWrite: false }));
+          const m = new THREE.Mesh(sphere, glow(color, 0.55 * (1 - i / 24)));
           m.visible = false;
           m.userData.review = true;
           ballNode.parent.add(m);
@@ -573,14 +603,56 @@ extension ReviewApp {
         return radius;
       }
 
-      /// The motion (`data.motion`): Int16 millimetres and a byte "has data" per frame and point, decoded once.
+      /// The motion (`data.motion`): millimetres and "has data" per frame and point, packed in chunks of
+      /// frames (`ReviewMotionCodec`), each decoded when first needed (`motionChunk`) or while the page idles.
       function decodeMotion(m) {
-        const bytes = (text) => { const s = atob(text), out = new Uint8Array(s.length); for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i); return out; };
+        const n = (m.points || []).length;
         return { fps: m.fps, firstFrame: m.firstFrame, frames: m.frames, points: m.points || [], clips: m.clips || [],
-          positions: new Int16Array(bytes(m.positions).buffer), visible: bytes(m.visible), nodes: [] };
+          chunkFrames: m.chunkFrames, chunks: m.positionChunks, visibleChunks: m.visibleChunks, decoded: new Uint8Array(m.positionChunks.length),
+          positions: new Int16Array(m.frames * n * 3), visible: new Uint8Array(m.frames * n), nodes: [] };
       }
-      /// The frame shown at time t of the match's clip (STEP: the frame at or before t).
-      const motionFrame = (t) => Math.max(0, Math.min(motion.frames - 1, Math.floor(t * motion.fps + 1e-4)));
+      const base64Bytes = (text) => { const s = atob(text), out = new Uint8Array(s.length); for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i); return out; };
+      /// Decodes chunk c of the motion into `motion.positions` and `motion.visible` (once): per point and
+      /// axis the second differences as signed nibbles, nibble 8 escaping a whole Int16.
+      function motionChunk(c) {
+        const M = motion;
+        if (M.decoded[c]) return;
+        M.decoded[c] = 1;
+        const n = M.points.length, f0 = c * M.chunkFrames, count = Math.min(M.chunkFrames, M.frames - f0), P = M.positions;
+        const bytes = base64Bytes(M.chunks[c]);
+        let q = 0;
+        for (let p = 0; p < n; p++) for (let a = 0; a < 3; a++) {
+          let x1 = 0, x2 = 0;
+          for (let k = 0; k < count; k++) {
+            let v = (q & 1 ? bytes[q >> 1] >> 4 : bytes[q >> 1] & 15), x;
+            q++;
+            if (v === 8) {
+              x = 0;
+              for (let s = 0; s < 16; s += 4, q++) x |= (q & 1 ? bytes[q >> 1] >> 4 : bytes[q >> 1] & 15) << s;
+              if (x >= 32768) x -= 65536;
+            } else x = (k === 0 ? 0 : k === 1 ? x1 : 2 * x1 - x2) + (v >= 8 ? v - 16 : v);
+            P[((f0 + k) * n + p) * 3 + a] = x;
+            x2 = x1; x1 = x;
+          }
+        }
+        const bits = base64Bytes(M.visibleChunks[c]);
+        for (let k = 0; k < count * n; k++) M.visible[f0 * n + k] = (bits[k >> 3] >> (k & 7)) & 1;
+        M.chunks[c] = M.visibleChunks[c] = null;
+      }
+      /// Decodes the chunks not yet needed, one per idle moment after the scene is drawn.
+      function decodeMotionWhenIdle() {
+        if (!motion) return;
+        const next = motion.decoded.indexOf(0);
+        if (next < 0) return;
+        motionChunk(next);
+        setTimeout(decodeMotionWhenIdle, 0);
+      }
+      /// The frame shown at time t of the match's clip (STEP: the frame at or before t), its chunk decoded.
+      const motionFrame = (t) => {
+        const f = Math.max(0, Math.min(motion.frames - 1, Math.floor(t * motion.fps + 1e-4)));
+        motionChunk(Math.floor(f / motion.chunkFrames));
+        return f;
+      };
       /// Puts every moving point where it is at clip time t; a point without data then is scaled to 1e-5.
       function applyMotion(t) {
         const f = motionFrame(t), n = motion.points.length, P = motion.positions;
@@ -781,10 +853,28 @@ extension ReviewApp {
           view(i >= 0 ? "cam:" + i : v);
         }
         if (wanted.has("help")) $("help").hidden = false;
+        sharedLook(scene);
         Object.assign(window.matchscene, { ready: true, gltf, mixer, cameras, seek: setTime, view, orbit, controls, people, matchTime: () => now });
+      }
+      /// Ready: the scene drawn once (its shaders compiled); then the rest of the motion is decoded.
+      function markReady() {
         readyAt = performance.now();
         $("status").dataset.readyMs = readyAt.toFixed(0);
         $("status").textContent = "ready";
+        setTimeout(() => { review.buildTimeline(); decodeMotionWhenIdle(); }, 0);
+      }
+      /// One shader program for every lit surface: each standard material gets a map (white where it had
+      /// none) and both sides (casting shadows from the side it cast before), so that the first frame compiles
+      /// one program instead of one per variant (each takes ~0.5 s in a software renderer).
+      function sharedLook(root) {
+        root.traverse((o) => {
+          const m = o.material;
+          if (!o.isMesh || !m || !m.isMeshStandardMaterial || m.userData.shared) return;
+          m.userData.shared = true;
+          if (!m.map) m.map = white;
+          if (m.side !== THREE.DoubleSide) { m.shadowSide = m.side === THREE.BackSide ? THREE.FrontSide : THREE.BackSide; m.side = THREE.DoubleSide; }
+          m.needsUpdate = true;
+        });
       }
 
       // Camera videos (`open --video cam1=FILE`) beside the 3D view, kept on the clock, with the skeletons
@@ -817,10 +907,12 @@ extension ReviewApp {
         if (canvas.width !== W || canvas.height !== H) { canvas.width = W; canvas.height = H; }
         const g = canvas.getContext("2d");
         g.clearRect(0, 0, W, H);
-        if (!video.cam) return;
-        // The picture's rectangle inside the element (object-fit: contain), at the camera's aspect.
-        const a = el.videoWidth && el.videoHeight ? el.videoWidth / el.videoHeight : (video.cam.aspect || 16 / 9);
+        // The picture's rectangle inside the element (object-fit: contain), at the video's or camera's aspect.
+        const a = el.videoWidth && el.videoHeight ? el.videoWidth / el.videoHeight : (video.cam && video.cam.aspect || 16 / 9);
         const w = W / H > a ? H * a : W, h = W / H > a ? H : W / a, x0 = (W - w) / 2, y0 = (H - h) / 2;
+        const box = canvas.getBoundingClientRect();
+        video.picture = [box.left + x0, box.top + y0, w, h].map((v) => Math.round(v * 10) / 10);
+        if (!video.cam) return;
         const pixel = (p) => { const n = p.clone().project(video.cam); return n.z < -1 || n.z > 1 ? null : [x0 + (n.x + 1) / 2 * w, y0 + (1 - n.y) / 2 * h]; };
         g.lineWidth = 2;
         for (const person of people) {
@@ -881,7 +973,8 @@ extension ReviewApp {
       const ballWorld = new THREE.Vector3();
       renderer.setAnimationLoop(() => {
         const dt = Math.min(0.1, clock.getDelta());
-        if (!window.matchscene.ready) { renderer.render(scene, orbit); return; }
+        // Nothing is drawn before the scene is complete: a draw would compile shaders that `sharedLook` replaces.
+        if (!window.matchscene.ready) return;
         if (playing) {
           let t = now + dt * speed;
           const end = range ? range.end : offset + duration, start = range ? range.start : offset;
@@ -916,6 +1009,7 @@ extension ReviewApp {
         scene.background.setHex(background);
         renderer.render(scene, active());
         renderer.setScissorTest(false);
+        if (readyAt === null) markReady();
         drawLabels(rect);
         drawVideo();
         let bodies = 0;
@@ -932,7 +1026,7 @@ extension ReviewApp {
           eventsShown: shownEvents.length, latestEventShown: shownEvents.length ? shownEvents[shownEvents.length - 1].time : null,
           futureEventsShown: shownEvents.filter((r) => r.time > now + 1e-9).length,
           strokesListed: document.querySelectorAll("#strokeList .stroke").length, strokes: review.strokes.length,
-          video: video ? { camera: video.spec.camera, time: video.element.currentTime, ready: video.element.readyState, projected: !!video.cam } : null,
+          video: video ? { camera: video.spec.camera, time: video.element.currentTime, ready: video.element.readyState, projected: !!video.cam, picture: video.picture || null } : null,
           selectedStroke: review.state.selected, readyMs: readyAt === null ? null : Math.round(readyAt), range: range ? [range.start, range.end] : null,
         });
       });

@@ -57,18 +57,24 @@ struct Open: ParsableCommand {
 
     var notes: [String] = []
     let events = try out.events()
-    // The scene without its animation plus the motion as Int16 arrays: a tenth of the size, decoded once.
-    let split = try? ReviewSceneSplit.split(glb: glb)
+    // The strokes' analysis here and, on another core, the scene split into a static scene and the packed
+    // motion (a twentieth of the size, decoded chunk by chunk).
+    var strokes = ReviewData(title: "", scene: "", fps: out.manifest.fps, players: [:], events: [])
+    let referenceURL = reference.map { URL(fileURLWithPath: $0) }
+    let (failure, split) = concurrently(
+      { () -> String? in
+        do {
+          try ReviewStrokes.add(to: &strokes, output: out, reference: referenceURL)
+          return nil
+        } catch { return "No strokes: \(error)" }
+      }, { try? ReviewSceneSplit.split(glb: glb) })
+    if let failure { notes.append(failure) }
     var data = ReviewData(
       title: folder.standardizedFileURL.lastPathComponent,
       scene: "data:model/gltf-binary;base64,\((split?.scene ?? glb).base64EncodedString())",
-      fps: out.manifest.fps, players: out.playerNames, events: events)
+      fps: out.manifest.fps, players: out.playerNames, events: events, strokes: strokes.strokes, references: strokes.references,
+      angles: strokes.angles, phases: strokes.phases)
     data.motion = split?.motion
-    do {
-      try ReviewStrokes.add(to: &data, output: out, reference: reference.map { URL(fileURLWithPath: $0) })
-    } catch {
-      notes.append("No strokes: \(error)")
-    }
     data.notes = notes
     data.videos = shownVideos
     let scoreJSON = out.has(.score) ? FileManager.default.contents(atPath: out.url(.score).path) : nil

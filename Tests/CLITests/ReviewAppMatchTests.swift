@@ -10,6 +10,8 @@ final class ReviewAppMatchTests: XCTestCase {
       var camera: String
       var time: Double
       var ready: Int
+      /// The picture's rectangle in the page (x, y, width, height; CSS pixels).
+      var picture: [Double]?
     }
     var now: Double
     var frame: Int
@@ -41,8 +43,8 @@ final class ReviewAppMatchTests: XCTestCase {
     super.tearDown()
   }
 
-  /// Simulates 60 s, reconstructs, runs form and writes the app with a 1920 × 1080, 60 fps test video as
-  /// cam1 (the calibrated size and rate), once for every test of the class.
+  /// Simulates 60 s, reconstructs, runs form and writes the app with a 60 fps test video whose frames
+  /// carry their number (`frameCodeFilter`) as cam1, once for every test of the class.
   private func match() throws -> Match {
     try requireTier(.tools)
     try requireTier(.integration)
@@ -60,8 +62,8 @@ final class ReviewAppMatchTests: XCTestCase {
     let clip = folder.appendingPathComponent("cam1.webm")
     try FFmpeg.run(
       "ffmpeg",
-      ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=1920x1080:rate=60", "-t", "14", "-c:v", "libvpx", "-deadline", "realtime",
-       "-cpu-used", "8", "-b:v", "1M", clip.path])
+      ["-v", "error", "-f", "lavfi", "-i", "color=c=black:s=192x108:r=60:d=14", "-vf", Self.frameCodeFilter, "-c:v", "libvpx",
+       "-deadline", "realtime", "-cpu-used", "8", "-b:v", "1M", clip.path])
     let open = try runMatchScene(["open", out.path, "--three", Chromium.threeFolder, "--no-browser", "--video", "cam1=\(clip.path)"])
     XCTAssertEqual(open.status, 0, open.stderr)
     let strokes = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("strokes.json"))) as? [String: Any]
@@ -150,6 +152,55 @@ final class ReviewAppMatchTests: XCTestCase {
       let videoFrame = Int((video.time * match.fps + 1e-4).rounded(.down))
       print("ReviewAppMatchTests: at \(t) s the 3D view shows frame \(state.frame), the video frame \(videoFrame) (\(video.time) s, readyState \(video.ready))")
       XCTAssertLessThanOrEqual(abs(videoFrame - state.frame), 1, "video and 3D within one frame at \(t) s")
+    }
+  }
+
+  /// The test video's frames carry their number: its top half is `codeBits` bars, bar i (from the left)
+  /// white when bit i of the frame number is set, else black; the bottom half grey. Drawn at 192 × 108 and
+  /// scaled to 384 × 216 (the calibrated 16:9; a smaller picture encodes in a fraction of the time) without
+  /// smoothing.
+  static let codeBits = 12
+  static let frameCodeFilter =
+    "geq=lum='if(lt(Y,54),if(mod(floor(N/pow(2,floor(X/16))),2),235,16),128)':cb=128:cr=128,scale=384:216:flags=neighbor"
+
+  /// The frame number painted in the video panel of `image` (a screenshot), read from the bars' middles
+  /// (the median of a 7 × 7 patch, so that a skeleton line drawn over a bar does not flip it). The picture's
+  /// columns come from the page's state; its top from the screenshot (a DOM dump's viewport may be shorter):
+  /// half a picture above where the grey lower half starts. Nil when no grey half is found.
+  private func paintedFrame(_ image: FFmpeg.Image, picture: [Double]) -> Int? {
+    var greyTops: [Int] = []
+    for fraction in [1.0 / 6, 0.5, 5.0 / 6] {
+      let x = Int(picture[0] + fraction * picture[2])
+      let grey = (0..<image.height).first { y in
+        let p = image[x, y]
+        return abs(p.x - 128) <= 24 && abs(p.y - 128) <= 24 && abs(p.z - 128) <= 24
+      }
+      if let grey { greyTops.append(grey) }
+    }
+    guard !greyTops.isEmpty else { return nil }
+    let top = Double(greyTops.sorted()[greyTops.count / 2]) - picture[3] / 2
+    var frame = 0
+    for bit in 0..<Self.codeBits {
+      let cx = Int(picture[0] + (Double(bit) + 0.5) * picture[2] / Double(Self.codeBits)), cy = Int(top + 0.25 * picture[3])
+      var values: [Int] = []
+      for y in (cy - 3)...(cy + 3) { for x in (cx - 3)...(cx + 3) { let p = image[x, y]; values.append(p.x + p.y + p.z) } }
+      if values.sorted()[values.count / 2] > 3 * 128 { frame |= 1 << bit }
+    }
+    return frame
+  }
+
+  func testVideoPanelPaintsThe3DFrame() throws {
+    let match = try match()
+    let browser = try Chromium.executable()
+    for t in [3.0, 8.345, 12.7] {
+      let fragment = "t=\(t)&paused"
+      let (_, state) = try dom(match, fragment)
+      let picture = try XCTUnwrap(state.video?.picture, "the video's picture at \(t) s")
+      let shot = match.folder.appendingPathComponent("video-\(t).png")
+      try Chromium.run(browser, page: url(match.page, fragment: fragment), screenshot: shot)
+      let painted = try XCTUnwrap(paintedFrame(try FFmpeg.rgb(of: shot), picture: picture), "the video's grey half in the screenshot at \(t) s")
+      print("ReviewAppMatchTests: at \(t) s the 3D view shows frame \(state.frame), the video panel paints frame \(painted)")
+      XCTAssertLessThanOrEqual(abs(painted - state.frame), 1, "painted video frame and 3D frame within one frame at \(t) s")
     }
   }
 

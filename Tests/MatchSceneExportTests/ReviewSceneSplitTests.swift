@@ -4,7 +4,7 @@ import XCTest
 
 @testable import MatchSceneReview
 
-/// The review app's scene split into a static GLB and Int16 motion: positions within 0.5 mm of the
+/// The review app's scene split into a static GLB and packed millimetre motion: positions within 0.5 mm of the
 /// scene's animation, gaps kept, rally clips kept, the GLB without animation and much smaller.
 final class ReviewSceneSplitTests: XCTestCase {
   func testSplitKeepsEveryPositionGapAndClip() throws {
@@ -24,8 +24,9 @@ final class ReviewSceneSplitTests: XCTestCase {
     let n = motion.points.count
     let ball = try XCTUnwrap(motion.points.firstIndex { $0.track == "ball" && $0.key.isEmpty })
     let nose = try XCTUnwrap(motion.points.firstIndex { $0.track == "P1" && $0.key == "nose" })
-    let positions = Data(base64Encoded: motion.positions)!.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    let visible = [UInt8](Data(base64Encoded: motion.visible)!)
+    let chunks = zip(motion.positionChunks, motion.visibleChunks).map { (Data(base64Encoded: $0)!, Data(base64Encoded: $1)!) }
+    XCTAssertEqual(chunks.count, (motion.frames + motion.chunkFrames - 1) / motion.chunkFrames)
+    let (positions, visible) = try ReviewMotionCodec.decode(chunks, frames: motion.frames, points: n, chunkFrames: motion.chunkFrames)
     XCTAssertEqual(positions.count, motion.frames * n * 3)
     XCTAssertEqual(visible.count, motion.frames * n)
     /// The nodes' local frame: the calibration frame (z up; the scene's root turns it to glTF's y up).
