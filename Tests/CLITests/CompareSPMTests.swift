@@ -118,5 +118,19 @@ final class CompareSPMTests: XCTestCase {
         XCTAssertEqual(c.meanDifference, expected, accuracy: 1.5)
       }
     }
+    // compare.html as a coach opens it (headless Chromium, file://): the findings come first, ranked by
+    // effect size, the elbow among them; the full list of changed figures is folded away.
+    guard TestTier.enabled.contains(.tools) else { return }
+    let dom = try Chromium.dumpDOM(root.appendingPathComponent("compare/compare.html"))
+    let headings = dom.components(separatedBy: "<h2>").dropFirst().map { $0.components(separatedBy: "</h2>")[0] }
+    XCTAssertEqual(headings.first, "Findings", "\(headings)")
+    let findings = dom.components(separatedBy: "<li class=\"finding\">").dropFirst().map { $0.components(separatedBy: "</li>")[0] }
+    XCTAssertEqual(findings.count, clusters.count, dom.prefix(3000).description)
+    let sizes = findings.compactMap { $0.components(separatedBy: "effect size ").last.flatMap { Double($0) } }
+    XCTAssertEqual(sizes.count, findings.count, "\(findings)")
+    XCTAssertEqual(sizes, sizes.sorted(by: >), "ranked by effect size: \(findings)")
+    XCTAssert(findings.contains { $0.contains("elbow flexion") }, "\(findings)")
+    XCTAssert(dom.contains("<details><summary>Every figure that changed</summary>"), "the full list is folded")
+    XCTAssert(dom.contains("<table id=\"headline\">"), "the headline measures follow the clusters")
   }
 }
