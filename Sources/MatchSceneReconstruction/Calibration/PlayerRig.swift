@@ -89,7 +89,7 @@ public enum PlayerRig {
     var links: [Link] = []
     var inlierKeys = [Set<Key>](repeating: [], count: m)
     for k in 0..<m where k != r {
-      let pair = try link(match: match, reference: r, camera: k, frames: sampled, file: file, options: options)
+      let pair = try linkWidening(match: match, reference: r, camera: k, frames: sampled, file: file, options: options)
       poses[k] = pair.pose
       associations[k] = pair.association
       inlierKeys[k] = pair.inlierKeys
@@ -203,6 +203,23 @@ public enum PlayerRig {
     else { throw tooFew(kept.count, "keypoints of people matched between them fit no relative pose") }
     let keys = Set(kept.indices.filter { second.inliers[$0] }.map { kept[$0].key })
     return (second.bFromA, association, keys, kept.count)
+  }
+
+  /// `link` at `thresholdPx`, then at 2 × and 4 × it while too few keypoints fit: a detector's keypoints
+  /// on real footage disagree between views by more than a few pixels (their anatomical points differ
+  /// with the view), so the epipolar gate widens until the people can be matched. The error of the
+  /// widest attempt is the one thrown.
+  static func linkWidening(
+    match: Match, reference r: Int, camera k: Int, frames: [Int], file: String, options: Options
+  ) throws -> (pose: RigidTransform, association: [FramePerson: Int], inlierKeys: Set<Key>, shared: Int) {
+    var wider = options
+    for factor in [1.0, 2.0, 4.0] {
+      wider.thresholdPx = options.thresholdPx * factor
+      do { return try link(match: match, reference: r, camera: k, frames: frames, file: file, options: wider) } catch let error as InputError {
+        if factor == 4 { throw error }
+      }
+    }
+    preconditionFailure("the last attempt returns or throws")
   }
 
   static func confident(_ k: Keypoint2D, _ options: Options) -> Bool { k.isDetected && k.confidence >= options.minConfidence }
