@@ -102,13 +102,13 @@ public enum PlayerRig {
     for (l, link) in links.enumerated() where link.camera != s {
       let k = link.camera
       let depthsK = try depths(reference: reference, other: match.cameras[k].posed(poses[k]), keys: inlierKeys[k], match: match, association: associations[k])
-      let ratios = depthsK.compactMap { key, z in depthsS[key].map { $0 / z } }.filter { $0.isFinite && $0 > 0 }.sorted()
+      let ratios = depthsK.compactMap { key, z in depthsS[key].map { $0 / z } }.filter { $0.isFinite && $0 > 0 }
       guard ratios.count >= 10 else {
         throw InputError(
           file: file,
           "too few keypoints seen by cameras \(match.cameras[r].name), \(match.cameras[s].name) and \(match.cameras[k].name) together (\(ratios.count), need 10) to carry the scale from one camera pair to the next")
       }
-      let scale = ratios[ratios.count / 2]
+      let scale = median(ratios)
       poses[k].translation *= scale
       links[l].chainedScale = scale
     }

@@ -30,7 +30,7 @@ enum PlayerRigCalibration {
       match: folder.path, reference: names[rig.reference], scaleCamera: names[rig.scaleCamera],
       links: rig.links.map { .init(camera: names[$0.camera], sharedKeypoints: $0.sharedKeypoints, inliers: $0.inliers) },
       points: rig.points.count, observations: rig.observations.count,
-      medianPx: median(rig.adjustment.corrections.map(\.after.medianPx)), gauge: "", scaleFrom: "")
+      medianPx: median(rig.adjustment.corrections.map(\.after.medianPx).filter(\.isFinite)), gauge: "", scaleFrom: "")
     func place(_ posed: [Camera], source: String) {
       for (c, camera) in posed.enumerated() {
         cameras[camera.name] = camera
@@ -73,10 +73,5 @@ enum PlayerRigCalibration {
     report.limbSamples = scaled.limbSamples
     let world = String(format: "players: z up, x along %@'s view, origin on the floor below the people's median ankle; scale from a body height of %.3f m (metres)", names[rig.reference], height)
     return (world, report, nil)
-  }
-
-  static func median(_ values: [Double]) -> Double {
-    let v = values.filter(\.isFinite).sorted()
-    return v.isEmpty ? .nan : v[v.count / 2]
   }
 }

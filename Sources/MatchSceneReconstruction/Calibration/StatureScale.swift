@@ -48,9 +48,9 @@ public enum StatureScale {
       let measured = byPerson.values.compactMap { joints -> Double? in
         guard let pa = joints[ia], let pb = joints[ib] else { return nil }
         return length(pa - pb)
-      }.sorted()
+      }
       guard !measured.isEmpty else { continue }
-      lengths += measured[measured.count / 2]
+      lengths += median(measured)
       shares += share
       samples += measured.count
     }
@@ -77,7 +77,6 @@ public enum StatureScale {
     var origin = SIMD3<Double>.zero
     if !ankles.isEmpty {
       let turned = ankles.map { rotation * $0 }
-      func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
       origin = SIMD3(median(turned.map(\.x)), median(turned.map(\.y)), median(turned.map(\.z)) - ankleShare * measuredStature)
     }
     let similarity = Similarity3(scale: scale, rotation: rotation, translation: -scale * origin)
